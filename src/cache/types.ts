@@ -1,0 +1,42 @@
+// The cache contract used by operations: a byte store (memory LRU or Redis) under a policy layer
+// that adds freshness, stale-while-revalidate, stale-if-error and coalescing of identical misses.
+
+export type CachePolicy = {
+  /** How long an entry is served as fresh. */
+  ttlSeconds: number;
+  /** After freshness ends, how long it is served while one background refresh runs. */
+  staleWhileRevalidateSeconds: number;
+  /** After freshness ends, how long it is served when the refresh fails. */
+  staleIfErrorSeconds: number;
+};
+
+/** hit: fresh from cache; miss: loaded now; stale: served past freshness (revalidating or on error). */
+export type CacheStatus = 'hit' | 'miss' | 'stale';
+
+export type StoredEntry = {
+  /** The serialised value, exactly as it will be sent (JSON bytes). */
+  body: Buffer;
+  /** Strong validator of `body`. */
+  etag: string;
+  storedAtMs: number;
+};
+
+export type CacheResult = StoredEntry & { status: CacheStatus; ageSeconds: number };
+
+/** A bounded byte store with per-entry expiry (memory LRU bounded in bytes, or Redis with TTLs). */
+export interface ByteStore {
+  get(key: string): Promise<StoredEntry | undefined>;
+  set(key: string, entry: StoredEntry, ttlSeconds: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ResponseCache {
+  /**
+   * The stored bytes for `key` when fresh (or stale within bounds); otherwise runs `load` once for
+   * all concurrent callers of the same key (across processes when Redis is configured), stores the
+   * serialised result and returns it. `load` rejects with AppError; retryable ones may yield stale.
+   */
+  fetch(key: string, policy: CachePolicy, load: () => Promise<unknown>): Promise<CacheResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,109 @@
+// The storage contract: accounts, API keys, OAuth clients/codes/refresh tokens and usage.
+// Implemented by the embedded node:sqlite store and the PostgreSQL store; one contract suite tests both.
+// Secrets (keys, codes, refresh tokens) are stored only as SHA-256 hashes; callers pass the hash.
+
+export type Account = { id: string; name: string; createdAt: Date };
+
+export type ApiKeyRecord = {
+  id: string;
+  accountId: string;
+  name: string;
+  /** Hex SHA-256 of the whole key. */
+  hash: string;
+  /** First characters of the key, safe to show (`rly_ab12…`). */
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  /** Set on keys minted by OAuth: the client, the resource they were issued for. */
+  oauthClientId: string | null;
+  resource: string | null;
+};
+
+export type NewApiKey = Omit<ApiKeyRecord, 'createdAt' | 'revokedAt' | 'lastUsedAt'> & { createdAt?: Date };
+
+export type OAuthClientRecord = {
+  clientId: string;
+  /** Hash of the client secret; null for public clients (token_endpoint_auth_method none). */
+  secretHash: string | null;
+  /** The full RFC 7591 metadata as registered (redirect_uris, client_name, ...). */
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+};
+
+export type AuthCodeRecord = {
+  codeHash: string;
+  clientId: string;
+  accountId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string | null;
+  scope: string | null;
+  expiresAt: Date;
+  /** Set when redeemed; a second redemption finds it set (RFC 6749 §4.1.2 reuse handling). */
+  usedAt: Date | null;
+  /** Key ids minted from this code, revoked on reuse. */
+  issuedKeyId: string | null;
+  issuedRefreshHash: string | null;
+};
+
+export type RefreshTokenRecord = {
+  tokenHash: string;
+  clientId: string;
+  accountId: string;
+  resource: string | null;
+  scope: string | null;
+  /** All refresh tokens of one grant share a family; reuse of a rotated one revokes the family. */
+  familyId: string;
+  expiresAt: Date;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+  /** The access key minted with this refresh token. */
+  keyId: string | null;
+};
+
+export type UsageRow = { keyId: string; day: string; operation: string; count: number };
+
+export interface Store {
+  /** Creates tables or upgrades them; safe to run from two nodes at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  createAccount(name: string): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  findAccountByName(name: string): Promise<Account | null>;
+
+  insertKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  /** Revokes by id or by prefix; returns how many keys were revoked. */
+  revokeKey(idOrPrefix: string, at?: Date): Promise<number>;
+  touchKey(id: string, at: Date): Promise<void>;
+
+  insertClient(client: OAuthClientRecord): Promise<void>;
+  getClient(clientId: string): Promise<OAuthClientRecord | null>;
+  touchClient(clientId: string, at: Date): Promise<void>;
+  /** Deletes clients created before `before` that were never used since then; returns the count. */
+  deleteStaleClients(before: Date): Promise<number>;
+  countClientsSince(since: Date): Promise<number>;
+
+  insertAuthCode(code: AuthCodeRecord): Promise<void>;
+  /**
+   * Atomically marks the code used and returns it as it was before (usedAt null on first use).
+   * Returns null when unknown. Two concurrent redemptions: exactly one sees usedAt null.
+   */
+  redeemAuthCode(codeHash: string, at: Date): Promise<AuthCodeRecord | null>;
+  setAuthCodeIssued(codeHash: string, keyId: string, refreshHash: string | null): Promise<void>;
+
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  /** Atomically marks the token rotated and returns it as it was before. */
+  rotateRefreshToken(tokenHash: string, at: Date): Promise<RefreshTokenRecord | null>;
+  getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null>;
+  /** Revokes every refresh token of the family and the keys they minted. */
+  revokeRefreshFamily(familyId: string, at: Date): Promise<void>;
+
+  addUsage(keyId: string, operation: string, at: Date, count?: number): Promise<void>;
+  usage(filter: { keyId?: string; accountId?: string; sinceDay?: string }): Promise<UsageRow[]>;
+}

@@ -1,0 +1,92 @@
+// The contract between operations and the platform client: one method per platform operation,
+// each resolving with validated raw platform data or rejecting with a classified AppError.
+import type {
+  RawAuthor,
+  RawUserStats,
+  RawItem,
+  RawUserListEntry,
+  RawPlaylist,
+  RawComment,
+  RawChallenge,
+  RawRoomInfo,
+  RawLiveUserRoomBody,
+} from './raw.ts';
+
+/** The closed set every platform outcome is classified into (see classify.ts). */
+export type UpstreamOutcome =
+  | 'ok'
+  | 'not_found'
+  | 'private_account'
+  | 'private_content'
+  | 'geo_blocked'
+  | 'blocked'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'timeout';
+
+/** What every call carries besides its data: the media cookie of the identity that fetched it. */
+export type Fetched<T> = {
+  data: T;
+  /** `tt_chain_token` cookie value of the identity used; media URLs need it (PLATFORM.md §5.4). */
+  chainToken: string | undefined;
+};
+
+/** One platform page of a list, with the platform's own cursor to continue from. */
+export type RawPage<T> = {
+  items: T[];
+  hasMore: boolean;
+  /** Platform cursor for the next request, verbatim as a string; undefined when none was given. */
+  nextCursor: string | undefined;
+  /** Platform total where the endpoint gives one. */
+  total: number | undefined;
+};
+
+export type UserOrder = 'newest' | 'popular' | 'oldest';
+
+export type RawUserProfile = {
+  user: RawAuthor;
+  stats: RawUserStats | undefined;
+  statsV2: RawUserStats | undefined;
+};
+
+export type RawLiveRoom = {
+  user: RawAuthor | undefined;
+  /** Empty when the user is not live. */
+  roomId: string | undefined;
+  /** 2 = live (PLATFORM.md §2.11). */
+  status: number | undefined;
+  liveRoom: NonNullable<NonNullable<RawLiveUserRoomBody['data']>['liveRoom']> | undefined;
+};
+
+export type PageRequest = { cursor: string; count: number };
+
+export interface PlatformClient {
+  /** `/api/user/detail/` (falls back to the profile page's rehydration data). */
+  getUser(username: string): Promise<Fetched<RawUserProfile>>;
+  /** `/api/post/item_list/`, `post_item_list_request_type` 0 newest / 1 popular / 2 oldest. */
+  getUserPosts(secUid: string, order: UserOrder, page: PageRequest): Promise<Fetched<RawPage<RawItem>>>;
+  /** `/api/repost/item_list/`. */
+  getUserReposts(secUid: string, page: PageRequest): Promise<Fetched<RawPage<RawItem>>>;
+  /** `/api/favorite/item_list/`; hidden likes reject with `private_content`. */
+  getUserLikes(secUid: string, page: PageRequest): Promise<Fetched<RawPage<RawItem>>>;
+  /** `/api/user/playlist/`. */
+  getUserPlaylists(secUid: string, page: PageRequest): Promise<Fetched<RawPage<RawPlaylist>>>;
+  /** `/api/user/list/` scene 67; the cursor is the platform's minCursor ("0" first). */
+  getUserFollowers(secUid: string, page: PageRequest): Promise<Fetched<RawPage<RawUserListEntry>>>;
+  /** `/api/item/detail/`, falling back to the video page's `webapp.video-detail` (and back). */
+  getVideo(videoId: string): Promise<Fetched<RawItem>>;
+  /** `/api/comment/list/` (snake_case dialect). */
+  getComments(videoId: string, page: PageRequest): Promise<Fetched<RawPage<RawComment>>>;
+  /** `/api/comment/list/reply/`. */
+  getReplies(videoId: string, commentId: string, page: PageRequest): Promise<Fetched<RawPage<RawComment>>>;
+  /** `/api/challenge/detail/?challengeName=`: tag name to challenge (id, title, stats). */
+  getTag(tagName: string): Promise<Fetched<{ challenge: RawChallenge; videoCount: number | undefined }>>;
+  /** `/api/challenge/item_list/?challengeID=`. */
+  getTagVideos(challengeId: string, page: PageRequest): Promise<Fetched<RawPage<RawItem>>>;
+  /** `/api-live/user/room/?uniqueId=`. */
+  getLiveRoom(username: string): Promise<Fetched<RawLiveRoom>>;
+  /** `webcast/room/info/?room_id=`: status, title, viewers, stream URLs. */
+  getRoomInfo(roomId: string): Promise<Fetched<RawRoomInfo>>;
+  /** Downloads one subtitle file (WebVTT text) from a `subtitleInfos[].Url`. */
+  getSubtitle(url: string): Promise<Fetched<string>>;
+}
