@@ -40,3 +40,6 @@ export interface ResponseCache {
   fetch(key: string, policy: CachePolicy, load: () => Promise<unknown>): Promise<CacheResult>;
   close(): Promise<void>;
 }
+
+/** The slice of a pino logger the cache uses; warnings never carry keys' secrets or bodies. */
+export type CacheLogger = { warn(details: Record<string, unknown>, message: string): void };

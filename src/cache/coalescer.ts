@@ -1,0 +1,260 @@
+// Single-flight for identical work: in one process (a map of in-flight promises) and across
+// processes (a Redis lock per key, a completion message on a channel, polling as a fallback).
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { AppError, ERROR_CODES, isAppError, type ErrorCode } from '../errors.ts';
+import type { CacheLogger } from './types.ts';
+
+/**
+ * `run` calls `fn` once for all concurrent callers of `key` and gives each the same outcome.
+ * Across processes the result itself never travels: a caller that waited on another process's run
+ * calls `peek` (e.g. re-reads the shared store) to obtain it; if there is no `peek`, or it finds
+ * nothing, the waiter runs `fn` itself. Failures do travel, as the AppError code and public message.
+ */
+export type Coalescer = {
+  run<T>(key: string, fn: () => Promise<T>, peek?: () => Promise<T | undefined>): Promise<T>;
+  close(): Promise<void>;
+};
+
+export function createLocalCoalescer(): Coalescer {
+  const inFlight = new Map<string, Promise<unknown>>();
+  return {
+    run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+      const running = inFlight.get(key);
+      if (running !== undefined) return running as Promise<T>;
+      const started = (async () => {
+        try {
+          return await fn();
+        } finally {
+          inFlight.delete(key);
+        }
+      })();
+      inFlight.set(key, started);
+      return started;
+    },
+    async close() {},
+  };
+}
+
+export type RedisCoalescerOptions = {
+  redis: Redis;
+  /** Connection in subscriber mode for completion messages; by default a duplicate of `redis`. */
+  subscriber?: Redis;
+  /** Collapses callers inside this process first, so one caller per process contends for the lock. */
+  local?: Coalescer;
+  prefix?: string;
+  /** Lock lifetime; longer than the slowest `fn` (upstream timeout and retries), or a second run may start. */
+  lockTtlMs?: number;
+  /** How long a waiter waits for another process before running `fn` itself. */
+  waitMs?: number;
+  pollInitialMs?: number;
+  pollMaxMs?: number;
+  logger?: CacheLogger;
+};
+
+/** Deletes the lock only if it is still ours, so a late finisher never frees someone else's lock. */
+const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+const doneMessageSchema = z.object({
+  key: z.string(),
+  error: z.object({ code: z.string(), message: z.string(), retryAfterSeconds: z.number().optional() }).optional(),
+});
+type DoneMessage = z.infer<typeof doneMessageSchema>;
+
+type Mailbox = { take(): DoneMessage | undefined; wait(ms: number): Promise<void>; dispose(): void };
+
+type DoneListener = {
+  /** Starts listening for `key` before the caller looks at the lock, so no message slips past. */
+  open(key: string): Promise<Mailbox>;
+  close(): Promise<void>;
+};
+
+/** One subscription per process on one channel; messages are routed to waiters by key. */
+function createDoneListener(subscriber: Redis, ownsSubscriber: boolean, channel: string, logger?: CacheLogger): DoneListener {
+  const listeners = new Map<string, Set<(message: DoneMessage) => void>>();
+  let subscribed: Promise<void> | undefined;
+  const onMessage = (from: string, raw: string) => {
+    if (from !== channel) return;
+    const message = parseDone(raw);
+    if (message !== undefined) for (const listener of listeners.get(message.key) ?? []) listener(message);
+  };
+  subscriber.on('message', onMessage);
+
+  function subscribe(): Promise<void> {
+    subscribed ??= subscriber.subscribe(channel).then(
+      () => undefined,
+      (err: unknown) => {
+        // Polling still finds the result; the next wait tries to subscribe again.
+        logger?.warn({ err }, 'coalescer: subscribe failed; waiting by polling only');
+        subscribed = undefined;
+      },
+    );
+    return subscribed;
+  }
+
+  return {
+    async open(key) {
+      const mailbox = openMailbox(key, listeners);
+      await subscribe();
+      return mailbox;
+    },
+    async close() {
+      subscriber.off('message', onMessage);
+      if (ownsSubscriber) subscriber.disconnect();
+      else await subscriber.unsubscribe(channel).catch(() => undefined);
+    },
+  };
+}
+
+function openMailbox(key: string, listeners: Map<string, Set<(message: DoneMessage) => void>>): Mailbox {
+  let received: DoneMessage | undefined;
+  let wake: (() => void) | undefined;
+  const listener = (message: DoneMessage) => {
+    received = message;
+    wake?.();
+  };
+  const set = listeners.get(key) ?? new Set();
+  set.add(listener);
+  listeners.set(key, set);
+  return {
+    take() {
+      const message = received;
+      received = undefined;
+      return message;
+    },
+    wait(ms) {
+      if (received !== undefined) return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(done, ms);
+        wake = done;
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+      });
+    },
+    dispose() {
+      set.delete(listener);
+      if (set.size === 0) listeners.delete(key);
+    },
+  };
+}
+
+export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer {
+  const { redis, prefix = 'reelay:coalesce:', lockTtlMs = 30_000, waitMs = 10_000, logger } = options;
+  const { pollInitialMs = 20, pollMaxMs = 250 } = options;
+  const local = options.local ?? createLocalCoalescer();
+  const channel = `${prefix}done`;
+  const done = createDoneListener(options.subscriber ?? redis.duplicate(), options.subscriber === undefined, channel, logger);
+
+  async function tryLock(lockKey: string, token: string): Promise<boolean> {
+    return (await redis.set(lockKey, token, 'PX', lockTtlMs, 'NX')) === 'OK';
+  }
+
+  async function finish(key: string, lockKey: string, token: string, err: unknown): Promise<void> {
+    const message: DoneMessage = { key, ...(err === undefined ? {} : { error: describeError(err) }) };
+    try {
+      await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
+      await redis.publish(channel, JSON.stringify(message));
+    } catch (cause) {
+      logger?.warn({ err: cause }, 'coalescer: releasing the lock failed; waiters fall back to polling');
+    }
+  }
+
+  async function runHolding<T>(
+    key: string,
+    lockKey: string,
+    token: string,
+    fn: () => Promise<T>,
+    peek: (() => Promise<T | undefined>) | undefined,
+  ): Promise<T> {
+    let value: T;
+    try {
+      // Another node may have finished between our caller's miss and our lock: use its result.
+      const earlier = peek === undefined ? undefined : await peek();
+      value = earlier !== undefined ? earlier : await fn();
+    } catch (err) {
+      await finish(key, lockKey, token, err);
+      throw err;
+    }
+    await finish(key, lockKey, token, undefined);
+    return value;
+  }
+
+  async function waitForOther<T>(
+    key: string,
+    lockKey: string,
+    token: string,
+    fn: () => Promise<T>,
+    peek: (() => Promise<T | undefined>) | undefined,
+  ): Promise<T> {
+    const mailbox = await done.open(key);
+    try {
+      const deadline = Date.now() + waitMs;
+      let delayMs = pollInitialMs;
+      // Bounded by the deadline; the count bound guards against a clock that stands still.
+      for (let round = 0; round < 10_000 && Date.now() < deadline; round += 1) {
+        const message = mailbox.take();
+        if (message?.error !== undefined) throw toAppErrorFromMessage(message.error);
+        const found = peek === undefined ? undefined : await peek();
+        if (found !== undefined) return found;
+        // The holder finished (its result may be gone already) or vanished: try to become the holder.
+        const locked = await tryLock(lockKey, token).catch(() => undefined);
+        if (locked === undefined) break;
+        if (locked) return await runHolding(key, lockKey, token, fn, peek);
+        await mailbox.wait(Math.min(delayMs, Math.max(0, deadline - Date.now())));
+        delayMs = Math.min(delayMs * 2, pollMaxMs);
+      }
+    } finally {
+      mailbox.dispose();
+    }
+    logger?.warn({ waitMs }, 'coalescer: gave up waiting for another node (or Redis failed); running locally');
+    return fn();
+  }
+
+  async function runDistributed<T>(key: string, fn: () => Promise<T>, peek?: () => Promise<T | undefined>): Promise<T> {
+    const lockKey = `${prefix}lock:${key}`;
+    const token = randomUUID();
+    let locked: boolean;
+    try {
+      locked = await tryLock(lockKey, token);
+    } catch (err) {
+      // Redis being down must not take answers down with it: coalesce in-process only.
+      logger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
+      return fn();
+    }
+    if (locked) return runHolding(key, lockKey, token, fn, peek);
+    return waitForOther(key, lockKey, token, fn, peek);
+  }
+
+  return {
+    run(key, fn, peek) {
+      return local.run(key, () => runDistributed(key, fn, peek));
+    },
+    async close() {
+      await done.close();
+      await local.close();
+    },
+  };
+}
+
+function parseDone(raw: string): DoneMessage | undefined {
+  try {
+    const parsed = doneMessageSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeError(err: unknown): NonNullable<DoneMessage['error']> {
+  if (!isAppError(err)) return { code: 'internal', message: 'An internal error occurred.' };
+  return { code: err.code, message: err.message, retryAfterSeconds: err.retryAfterSeconds };
+}
+
+function toAppErrorFromMessage(error: NonNullable<DoneMessage['error']>): AppError {
+  const code: ErrorCode = Object.hasOwn(ERROR_CODES, error.code) ? (error.code as ErrorCode) : 'internal';
+  return new AppError(code, error.message, { retryAfterSeconds: error.retryAfterSeconds });
+}

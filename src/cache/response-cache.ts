@@ -1,0 +1,218 @@
+// The policy layer over a ByteStore: freshness, stale-while-revalidate, stale-if-error, coalesced
+// loads and brief negative caching of "does not exist" answers (RFC 5861 semantics, server side).
+import { createHash } from 'node:crypto';
+import { AppError, ERROR_CODES, isAppError, type ErrorCode } from '../errors.ts';
+import type { Coalescer } from './coalescer.ts';
+import type { ByteStore, CacheLogger, CachePolicy, CacheResult, CacheStatus, ResponseCache, StoredEntry } from './types.ts';
+
+export type CacheEvent = { key: string; status: CacheStatus | 'revalidated' | 'error' };
+
+export type ResponseCacheOptions = {
+  /** Owned by the cache: `close()` closes it. */
+  store: ByteStore;
+  /** Owned by the cache: `close()` closes it. */
+  coalescer: Coalescer;
+  /** Wall-clock milliseconds; ages are computed from it, so nodes sharing Redis need synced clocks. */
+  clock?: { now(): number };
+  onEvent?: (event: CacheEvent) => void;
+  /** Upper bound on any policy's stale windows (operator setting). */
+  maxStaleSeconds?: number;
+  /** How long a not_found-like answer is remembered (capped by the policy's ttl); 0 disables it. */
+  negativeTtlSeconds?: number;
+  logger?: CacheLogger;
+};
+
+/**
+ * Answers that say the thing does not exist (now). Remembering them for a few seconds stops a
+ * burst of requests for a deleted or mistyped id from each costing an upstream call, while a
+ * new upload becomes visible soon enough. Private/geo answers are not cached: they depend on identity.
+ */
+const NEGATIVE_CODES: ReadonlySet<ErrorCode> = new Set(['not_found', 'no_transcript', 'not_live']);
+const NEGATIVE_PREFIX = 'neg:';
+
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+  const { store, coalescer, clock = Date, onEvent, logger } = options;
+  const { maxStaleSeconds = Number.POSITIVE_INFINITY, negativeTtlSeconds = 5 } = options;
+  const refreshes = new Set<Promise<void>>();
+  const { read, write } = safeStore(store, logger);
+  const negative = createNegativeCache(store, clock, negativeTtlSeconds, logger);
+
+  const emit = (key: string, status: CacheEvent['status']) => onEvent?.({ key, status });
+
+  /** Loads, stores and returns the fresh entry; coalesced per key (across processes with Redis). */
+  function load(key: string, policy: CachePolicy, fn: () => Promise<unknown>, seen: StoredEntry | undefined) {
+    const produce = async (): Promise<StoredEntry> => {
+      let value: unknown;
+      try {
+        value = await fn();
+      } catch (err) {
+        emit(key, 'error');
+        await negative.settleFailure(key, policy, err);
+        throw err;
+      }
+      const entry = toEntry(value, clock.now());
+      await write(key, entry, storeTtlSeconds(policy, maxStaleSeconds));
+      return entry;
+    };
+    // A waiter on another node takes that node's result from the store: anything newer than what it saw.
+    const peek = async () => {
+      const entry = await read(key);
+      return entry !== undefined && (seen === undefined || entry.storedAtMs > seen.storedAtMs) ? entry : undefined;
+    };
+    return coalescer.run(key, produce, peek);
+  }
+
+  function refreshInBackground(key: string, policy: CachePolicy, fn: () => Promise<unknown>, seen: StoredEntry) {
+    const refresh = load(key, policy, fn, seen).then(
+      () => emit(key, 'revalidated'),
+      (err: unknown) => logger?.warn({ err, key }, 'response cache: background refresh failed'),
+    );
+    const tracked = refresh.finally(() => refreshes.delete(tracked));
+    refreshes.add(tracked);
+  }
+
+  async function loadNow(
+    key: string,
+    policy: CachePolicy,
+    fn: () => Promise<unknown>,
+    seen: StoredEntry | undefined,
+    stale: StoredEntry | undefined,
+  ): Promise<CacheResult> {
+    try {
+      const entry = await load(key, policy, fn, seen);
+      emit(key, 'miss');
+      return result(entry, 'miss', clock.now());
+    } catch (err) {
+      // Stale-if-error: only for failures that may pass (upstream trouble), never for answers.
+      if (stale === undefined || !isAppError(err) || !err.retryable) throw err;
+      emit(key, 'stale');
+      return result(stale, 'stale', clock.now());
+    }
+  }
+
+  return {
+    async fetch(key, policy, fn) {
+      const entry = await read(key);
+      const now = clock.now();
+      const windows = staleWindows(policy, maxStaleSeconds);
+      const ageMs = entry === undefined ? Number.POSITIVE_INFINITY : now - entry.storedAtMs;
+      if (entry !== undefined && ageMs < policy.ttlSeconds * 1000) {
+        emit(key, 'hit');
+        return result(entry, 'hit', now);
+      }
+      if (entry !== undefined && ageMs < (policy.ttlSeconds + windows.swrSeconds) * 1000) {
+        refreshInBackground(key, policy, fn, entry);
+        emit(key, 'stale');
+        return result(entry, 'stale', now);
+      }
+      const usable = entry !== undefined && ageMs < (policy.ttlSeconds + windows.sieSeconds) * 1000;
+      if (!usable) {
+        const absence = await negative.recall(key);
+        if (absence !== undefined) {
+          emit(key, 'hit');
+          throw absence;
+        }
+      }
+      return loadNow(key, policy, fn, entry, usable ? entry : undefined);
+    },
+    async close() {
+      await Promise.allSettled([...refreshes]);
+      await coalescer.close();
+      await store.close();
+    },
+  };
+}
+
+/** Store access that degrades: a cache outage means uncached answers, not failed ones. */
+function safeStore(store: ByteStore, logger: CacheLogger | undefined) {
+  return {
+    async read(key: string): Promise<StoredEntry | undefined> {
+      try {
+        return await store.get(key);
+      } catch (err) {
+        logger?.warn({ err }, 'response cache: store read failed');
+        return undefined;
+      }
+    },
+    async write(key: string, entry: StoredEntry, ttlSeconds: number): Promise<void> {
+      try {
+        await store.set(key, entry, ttlSeconds);
+      } catch (err) {
+        logger?.warn({ err }, 'response cache: store write failed');
+      }
+    },
+    async forget(key: string): Promise<void> {
+      try {
+        await store.delete(key);
+      } catch (err) {
+        logger?.warn({ err }, 'response cache: store delete failed');
+      }
+    },
+  };
+}
+
+/** Remembered "does not exist" answers, kept under their own keys next to the entries. */
+function createNegativeCache(
+  store: ByteStore,
+  clock: { now(): number },
+  negativeTtlSeconds: number,
+  logger: CacheLogger | undefined,
+) {
+  const { read, write, forget } = safeStore(store, logger);
+  return {
+    /** A non-retryable failure is the new answer: its stale predecessor must not be served again. */
+    async settleFailure(key: string, policy: CachePolicy, err: unknown): Promise<void> {
+      if (!isAppError(err) || err.retryable) return;
+      await forget(key);
+      const ttlSeconds = Math.min(negativeTtlSeconds, policy.ttlSeconds);
+      if (!NEGATIVE_CODES.has(err.code) || !(ttlSeconds > 0)) return;
+      const nowMs = clock.now();
+      const expiresAtMs = nowMs + ttlSeconds * 1000;
+      const body = Buffer.from(JSON.stringify({ code: err.code, message: err.message, details: err.details, expiresAtMs }));
+      await write(NEGATIVE_PREFIX + key, { body, etag: '', storedAtMs: nowMs }, ttlSeconds);
+    },
+    async recall(key: string): Promise<AppError | undefined> {
+      const entry = await read(NEGATIVE_PREFIX + key);
+      if (entry === undefined) return undefined;
+      try {
+        const { code, message, details, expiresAtMs } = JSON.parse(entry.body.toString('utf8')) as {
+          code: ErrorCode; message: string; details?: Record<string, unknown>; expiresAtMs: number;
+        };
+        // Judged on the cache's clock, not on the store's expiry precision.
+        if (!(clock.now() < expiresAtMs) || !Object.hasOwn(ERROR_CODES, code)) return undefined;
+        return new AppError(code, message, { details });
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+function staleWindows(policy: CachePolicy, maxStaleSeconds: number) {
+  return {
+    swrSeconds: Math.max(0, Math.min(policy.staleWhileRevalidateSeconds, maxStaleSeconds)),
+    sieSeconds: Math.max(0, Math.min(policy.staleIfErrorSeconds, maxStaleSeconds)),
+  };
+}
+
+/** Kept as long as any window may still serve it: ttl + max(swr, sie). */
+export function storeTtlSeconds(policy: CachePolicy, maxStaleSeconds = Number.POSITIVE_INFINITY): number {
+  const { swrSeconds, sieSeconds } = staleWindows(policy, maxStaleSeconds);
+  return policy.ttlSeconds + Math.max(swrSeconds, sieSeconds);
+}
+
+export function toEntry(value: unknown, nowMs: number): StoredEntry {
+  // `undefined` has no JSON form; an operation that yields nothing is answered as null.
+  const body = Buffer.from(JSON.stringify(value) ?? 'null', 'utf8');
+  return { body, etag: etagOf(body), storedAtMs: nowMs };
+}
+
+/** Strong validator: 27 base64url characters of SHA-256 (162 bits) in quotes (RFC 9110 §8.8.3). */
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+function result(entry: StoredEntry, status: CacheStatus, nowMs: number): CacheResult {
+  const ageSeconds = Math.max(0, Math.floor((nowMs - entry.storedAtMs) / 1000));
+  return { body: entry.body, etag: entry.etag, storedAtMs: entry.storedAtMs, status, ageSeconds };
+}
