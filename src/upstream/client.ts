@@ -1,0 +1,165 @@
+// The platform client: PlatformClient over the identity pool, signer, resilience policies and the
+// endpoint parsers. Every method resolves with validated raw data or rejects with an AppError.
+import { LRUCache } from 'lru-cache';
+import { AppError } from '../errors.ts';
+import { UpstreamFailure, type UpstreamSubject } from './classify.ts';
+import { resolveUpstreamConfig, type UpstreamConfig } from './config.ts';
+import { endpoints, type EndpointRequest } from './endpoints.ts';
+import { createMemoryIdentityHealthStore, type IdentityHealthStore } from './health.ts';
+import { createImpitSessionFactory, type SessionFactory } from './http-session.ts';
+import { createIdentityPool } from './identities.ts';
+import { parsers } from './normalize.ts';
+import { createRequester, type OutcomeEvent, type ParseBody } from './request.ts';
+import { createResilience } from './resilience.ts';
+import { createXBogusSigner, type Signer } from './signing/signer.ts';
+import type { Fetched, PlatformClient, RawPage } from './types.ts';
+
+export type PlatformClientDeps = {
+  config: UpstreamConfig;
+  clock?: { now(): number };
+  logger?: { warn(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
+  onOutcome?: (event: OutcomeEvent) => void;
+  identityHealth?: IdentityHealthStore;
+  /** Defaults to X-Bogus. */
+  signer?: Signer;
+  /** Defaults to impit sessions; tests may inject their own. */
+  createSession?: SessionFactory;
+};
+
+type Step<T> = { request: EndpointRequest; parse: ParseBody<T> };
+
+export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void> } {
+  const config = resolveUpstreamConfig(deps.config);
+  const clock = deps.clock ?? { now: () => Date.now() };
+  const health = deps.identityHealth ?? createMemoryIdentityHealthStore();
+  const pool = createIdentityPool({
+    config,
+    clock,
+    health,
+    createSession: deps.createSession ?? createImpitSessionFactory({ timeoutMs: config.requestTimeoutMs }),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+  const requester = createRequester({
+    config,
+    clock,
+    pool,
+    health,
+    signer: deps.signer ?? createXBogusSigner(),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.onOutcome ? { onOutcome: deps.onOutcome } : {}),
+  });
+  const resilience = createResilience(config);
+  // Last page seen per list, to catch the platform sending the same page for a new cursor.
+  const lastPages = new LRUCache<string, { cursor: string; ids: string }>({ max: 5_000 });
+  let closed = false;
+
+  async function runStep<T>(step: Step<T>): Promise<Fetched<T>> {
+    return resilience.guardRequest(step.request.endpoint, async (signal) => {
+      const lease = await pool.acquire();
+      try {
+        const { value, identity } = await requester.perform(lease.identity, step.request, step.parse, signal);
+        const chainToken = await identity.session.getCookie('tt_chain_token', config.webOrigin);
+        return { data: value, chainToken };
+      } finally {
+        lease.release();
+      }
+    });
+  }
+
+  /** Runs the steps in order, moving to the next only when the platform blocked the previous one. */
+  function call<T>(subject: UpstreamSubject, steps: Array<Step<T>>): Promise<Fetched<T>> {
+    if (closed) return Promise.reject(new AppError('unavailable', 'The platform client is shut down.'));
+    return resilience.guardCall(subject, async (attempt) => {
+      // Alternate which path goes first, so a path that keeps failing does not shadow the other.
+      const ordered = attempt % 2 === 1 ? [...steps].reverse() : steps;
+      let lastFailure: unknown;
+      for (const step of ordered) {
+        try {
+          return await runStep(step);
+        } catch (error) {
+          lastFailure = error;
+          if (!(error instanceof UpstreamFailure && error.outcome === 'blocked')) throw error;
+        }
+      }
+      throw lastFailure;
+    });
+  }
+
+  /** A list step whose parse also rejects a repeated page (identical ids for a different cursor). */
+  function listStep<T>(
+    request: EndpointRequest,
+    listKey: string,
+    cursor: string,
+    parse: ParseBody<RawPage<T>>,
+    idOf: (item: T) => string,
+  ): Step<RawPage<T>> {
+    return {
+      request,
+      parse: (text) => {
+        const page = parse(text);
+        const ids = page.items.map(idOf).join(',');
+        const previous = lastPages.get(listKey);
+        if (ids !== '' && previous && previous.cursor !== cursor && previous.ids === ids) {
+          throw new UpstreamFailure({ outcome: 'blocked', reason: 'same_page_again' });
+        }
+        lastPages.set(listKey, { cursor, ids });
+        return page;
+      },
+    };
+  }
+
+  const itemId = (item: { id: string }) => item.id;
+
+  return {
+    getUser: (username) =>
+      call('user', [
+        { request: endpoints.userDetail(username), parse: parsers.userDetail },
+        { request: endpoints.userPage(username), parse: parsers.userPage },
+      ]),
+    getUserPosts: (secUid, order, page) =>
+      call('list', [listStep(endpoints.userPosts(secUid, order, page), `posts:${order}:${secUid}`, page.cursor, parsers.itemList, itemId)]),
+    getUserReposts: (secUid, page) =>
+      call('list', [listStep(endpoints.userReposts(secUid, page), `reposts:${secUid}`, page.cursor, parsers.itemList, itemId)]),
+    getUserLikes: (secUid, page) =>
+      call('list', [listStep(endpoints.userLikes(secUid, page), `likes:${secUid}`, page.cursor, parsers.likes, itemId)]),
+    getUserPlaylists: (secUid, page) =>
+      call('list', [
+        listStep(endpoints.userPlaylists(secUid, page), `playlists:${secUid}`, page.cursor, parsers.playlists, (p) => p.mixId ?? p.id ?? ''),
+      ]),
+    getUserFollowers: (secUid, page) =>
+      call('list', [
+        listStep(endpoints.userFollowers(secUid, page), `followers:${secUid}`, page.cursor, parsers.followers, (e) => e.user.id),
+      ]),
+    getVideo: (videoId) =>
+      call('video', [
+        { request: endpoints.itemDetail(videoId), parse: parsers.itemDetail },
+        { request: endpoints.videoPage(videoId), parse: parsers.videoPage },
+      ]),
+    getComments: (videoId, page) =>
+      call('video', [
+        listStep(endpoints.comments(videoId, page, config.region), `comments:${videoId}`, page.cursor, parsers.comments, (c) => c.cid),
+      ]),
+    getReplies: (videoId, commentId, page) =>
+      call('comment', [
+        listStep(
+          endpoints.replies(videoId, commentId, page, config.region),
+          `replies:${videoId}:${commentId}`,
+          page.cursor,
+          parsers.comments,
+          (c) => c.cid,
+        ),
+      ]),
+    getTag: (tagName) => call('tag', [{ request: endpoints.challengeDetail(tagName), parse: parsers.challenge }]),
+    getTagVideos: (challengeId, page) =>
+      call('list', [listStep(endpoints.challengeItems(challengeId, page), `tag:${challengeId}`, page.cursor, parsers.itemList, itemId)]),
+    getLiveRoom: (username) => call('user', [{ request: endpoints.liveUserRoom(username), parse: parsers.liveRoom }]),
+    getRoomInfo: (roomId) => call('live', [{ request: endpoints.roomInfo(roomId), parse: parsers.roomInfo }]),
+    getSubtitle: (url) => {
+      if (!/^https?:\/\//i.test(url)) return Promise.reject(new AppError('invalid_request', 'The subtitle URL is not an http(s) URL.'));
+      return call('subtitle', [{ request: endpoints.subtitle(url), parse: parsers.subtitle }]);
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// One platform request on one identity: build and sign the URL, fetch, solve a WAF challenge once,
+// classify, parse. Reports exactly one outcome per request and keeps identity health current.
+import type { UpstreamConfig } from './config.ts';
+import { classifyHttp, UpstreamFailure, type Classification } from './classify.ts';
+import type { EndpointRequest } from './endpoints.ts';
+import type { IdentityHealthStore } from './health.ts';
+import type { Identity, IdentityPool } from './identities.ts';
+import { buildPlainUrl, buildWebApiUrl } from './params.ts';
+import type { Signer } from './signing/signer.ts';
+import type { UpstreamOutcome } from './types.ts';
+import { parseWafChallenge, solveWafChallenge } from './waf.ts';
+
+export type OutcomeEvent = { endpoint: string; outcome: UpstreamOutcome; durationMs: number };
+
+export type RequesterDeps = {
+  config: UpstreamConfig;
+  clock: { now(): number };
+  signer: Signer;
+  pool: IdentityPool;
+  health: IdentityHealthStore;
+  logger?: { warn(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
+  onOutcome?: (event: OutcomeEvent) => void;
+};
+
+/** Turns the response text into the result, throwing UpstreamFailure for anything but ok. */
+export type ParseBody<T> = (body: string) => T;
+
+export type Answer = { status: number; headers: Headers; body: string; finalUrl: string };
+
+/** Settles with `work`, or rejects as soon as `signal` aborts even if `work` ignores the signal. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new DOMException('aborted', 'AbortError'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export function createRequester(deps: RequesterDeps) {
+  const { config, clock } = deps;
+  const tzName = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+  async function buildUrl(identity: Identity, req: EndpointRequest): Promise<URL> {
+    if (req.kind === 'raw') return new URL(req.url as string);
+    const origin = req.origin === 'webcast' ? config.webcastOrigin : config.webOrigin;
+    if (req.kind === 'page') return new URL(req.path, origin);
+    if (req.kind === 'plain') return buildPlainUrl(origin, req.path, req.params);
+    const msToken = await identity.session.getCookie('msToken', config.webOrigin);
+    const ctx = {
+      profile: identity.profile,
+      deviceId: identity.deviceId,
+      verifyFp: identity.verifyFp,
+      region: config.region,
+      language: config.language,
+      tzName,
+      historyLen: 2,
+    };
+    const unsigned = buildWebApiUrl(origin, req.path, ctx, req.params, msToken);
+    return deps.signer.sign(unsigned, identity.profile.userAgent, Math.floor(clock.now() / 1000));
+  }
+
+  async function headersFor(identity: Identity, req: EndpointRequest, url: URL): Promise<Record<string, string>> {
+    const web = new URL(config.webOrigin);
+    const referer = `${web.origin}/`;
+    if (req.kind === 'page') return { Referer: referer };
+    if (req.kind === 'raw') {
+      // Media and subtitle hosts are not the web origin, so the jar would not send the chain token there.
+      if (url.host === web.host) return { Referer: referer };
+      const chain = await identity.session.getCookie('tt_chain_token', config.webOrigin);
+      return chain ? { Referer: referer, Cookie: `tt_chain_token=${chain}` } : { Referer: referer };
+    }
+    return { Referer: referer, Origin: web.origin, Accept: 'application/json, text/plain, */*' };
+  }
+
+  async function fetchOnce(identity: Identity, req: EndpointRequest, signal: AbortSignal): Promise<Answer> {
+    const url = await buildUrl(identity, req);
+    const response = await identity.session.fetch(url.href, { headers: await headersFor(identity, req, url), signal });
+    const body = await response.text();
+    return { status: response.status, headers: response.headers, body, finalUrl: response.url || url.href };
+  }
+
+  /** Solves the page's challenge and sets the answer cookies; false when it cannot be solved in time. */
+  async function passWaf(identity: Identity, body: string): Promise<boolean> {
+    const challenge = parseWafChallenge(body);
+    if (!challenge) return false;
+    const cookies = await solveWafChallenge(challenge, config.wafSolveTimeoutMs, () => clock.now());
+    if (!cookies) return false;
+    for (const c of cookies) await identity.session.setCookie(c.name, c.value, config.webOrigin);
+    return true;
+  }
+
+  async function exchange(identity: Identity, req: EndpointRequest, signal: AbortSignal): Promise<Answer> {
+    const kind = req.kind === 'page' ? 'page' : req.kind === 'raw' ? 'text' : 'json';
+    let answer = await fetchOnce(identity, req, signal);
+    let c = classifyHttp(answer, kind, clock.now());
+    if (c.reason === 'waf') {
+      if (!(await passWaf(identity, answer.body))) throw new UpstreamFailure({ outcome: 'blocked', reason: 'waf_unsolved' });
+      answer = await fetchOnce(identity, req, signal);
+      c = classifyHttp(answer, kind, clock.now());
+      if (c.reason === 'waf') c = { outcome: 'blocked', reason: 'waf_repeated' };
+    }
+    if (c.outcome !== 'ok') throw new UpstreamFailure(c);
+    return answer;
+  }
+
+  function failureOf(error: unknown, signal: AbortSignal): UpstreamFailure {
+    if (error instanceof UpstreamFailure) return error;
+    if (signal.aborted) return new UpstreamFailure({ outcome: 'timeout', reason: 'timeout' });
+    return new UpstreamFailure({ outcome: 'upstream_error', reason: 'network' });
+  }
+
+  async function settle(identity: Identity, req: EndpointRequest, c: Classification, startedMs: number) {
+    const durationMs = clock.now() - startedMs;
+    deps.onOutcome?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs });
+    if (c.outcome === 'ok') deps.logger?.debug?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs }, 'platform request');
+    else deps.logger?.warn({ endpoint: req.endpoint, outcome: c.outcome, reason: c.reason, durationMs }, 'platform request failed');
+    if (c.outcome === 'blocked') deps.pool.retire(identity);
+    try {
+      await deps.health.record(identity.id, c.outcome, clock.now());
+    } catch (error) {
+      deps.logger?.warn({ err: (error as Error).name }, 'identity health store failed');
+    }
+  }
+
+  /** Performs the request on a leased identity; resolves with the parsed value and the identity used. */
+  async function perform<T>(
+    identity: Identity,
+    req: EndpointRequest,
+    parse: ParseBody<T>,
+    signal: AbortSignal,
+  ): Promise<{ value: T; identity: Identity }> {
+    const startedMs = clock.now();
+    try {
+      const answer = await untilAborted(exchange(identity, req, signal), signal);
+      const value = parse(answer.body);
+      await settle(identity, req, { outcome: 'ok', reason: 'ok' }, startedMs);
+      return { value, identity };
+    } catch (error) {
+      const failure = failureOf(error, signal);
+      await settle(identity, req, failure, startedMs);
+      throw failure;
+    }
+  }
+
+  return { perform };
+}
+
+export type Requester = ReturnType<typeof createRequester>;
