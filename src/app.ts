@@ -1,0 +1,176 @@
+// createServices/createApp: wires config, stores, cache, platform client, operations and both
+// listeners. Nothing happens at import time; main.ts and the tests decide what to start.
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/config.ts';
+import { openStore, createKeyService, createUsageRecorder } from './storage/index.ts';
+import type { KeyService } from './storage/keys.ts';
+import type { UsageRecorder } from './storage/usage-recorder.ts';
+import type { Store } from './storage/types.ts';
+import { createMemoryStore } from './cache/memory-store.ts';
+import { createRedisStore } from './cache/redis-store.ts';
+import { createLocalCoalescer, createRedisCoalescer } from './cache/coalescer.ts';
+import { createResponseCache } from './cache/response-cache.ts';
+import { createRateLimiter, type RateLimiter } from './cache/rate-limit.ts';
+import { scalePolicies } from './cache/policies.ts';
+import { createPlatformClient } from './upstream/client.ts';
+import { resolveUpstreamConfig } from './upstream/config.ts';
+import type { PlatformClient } from './upstream/types.ts';
+import { createExecutor, type Executor } from './operations/execute.ts';
+import { OPERATIONS } from './operations/registry.ts';
+import { createHttpServer, socialNsUrl } from './http/server.ts';
+import { createMetrics, type Metrics } from './http/metrics.ts';
+import { createMcpServer } from './mcp/server.ts';
+
+/** Never log these: API keys, OAuth tokens, identity cookies. */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.authorization',
+  '*.cookie',
+  '*.key',
+  '*.token',
+  '*.access_token',
+  '*.refresh_token',
+  '*.code',
+];
+
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
+  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }, destination);
+}
+
+export type Services = {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  keys: KeyService;
+  usage: UsageRecorder;
+  client: PlatformClient & { close(): Promise<void> };
+  executor: Executor;
+  rateLimiter: RateLimiter;
+  metrics: Metrics;
+  redis: Redis | undefined;
+  ready(): Promise<void>;
+  close(): Promise<void>;
+};
+
+async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    const where = new URL(url);
+    throw new Error(`Cannot connect to Redis at ${where.hostname}:${where.port || 6379} (REELAY_REDIS_URL): ${(error as Error).message}`);
+  }
+  return redis;
+}
+
+/** Everything but the listeners: used by `serve`, `demo` and `export`. */
+export async function createServices(config: Config, options: { logger?: Logger } = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(config);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const keys = createKeyService({ store });
+  const usage = createUsageRecorder({ store, onError: (error) => logger.warn({ err: error }, 'usage flush failed') });
+  const metrics = createMetrics({ defaultMetrics: true });
+  const byteStore = redis ? createRedisStore({ redis }) : createMemoryStore({ maxBytes: config.cacheMaxBytes });
+  const local = createLocalCoalescer();
+  const coalescer = redis ? createRedisCoalescer({ redis, local, logger }) : local;
+  const cache = createResponseCache({
+    store: byteStore,
+    coalescer,
+    logger,
+    onEvent: (event) => metrics.observeCache(event.status),
+  });
+  const client = createPlatformClient({
+    config: resolveUpstreamConfig({
+      webOrigin: config.platform.webOrigin,
+      webcastOrigin: config.platform.webcastOrigin,
+      proxies: [...config.platform.proxies],
+      identityCount: config.platform.identityCount,
+      identityRatePerSecond: config.platform.identityRatePerSecond,
+      requestTimeoutMs: config.platform.requestTimeoutMs,
+      maxConcurrent: config.platform.maxConcurrent,
+    }),
+    logger,
+    onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000),
+  });
+  const executor = createExecutor({
+    client,
+    cache,
+    policies: scalePolicies(config.cacheTtlFactor),
+    config: { publicBaseUrl: config.publicUrl, socialNsUrl: socialNsUrl(config.publicUrl), webOrigin: config.platform.webOrigin },
+  });
+  const rateLimiter = createRateLimiter({ redis, points: config.rateLimit.points, durationSeconds: config.rateLimit.durationSeconds });
+  return {
+    config,
+    logger,
+    store,
+    keys,
+    usage,
+    client,
+    executor,
+    rateLimiter,
+    metrics,
+    redis,
+    async ready() {
+      await store.listKeys('ready-probe');
+      if (redis) await redis.ping();
+    },
+    async close() {
+      await usage.close();
+      await client.close();
+      await cache.close();
+      await store.close();
+      redis?.disconnect();
+    },
+  };
+}
+
+export type App = { services: Services; rest: FastifyInstance; mcp: FastifyInstance; close(): Promise<void> };
+
+/** Both listeners over one set of services (not yet listening). */
+export function createApp(services: Services): App {
+  const { config, logger } = services;
+  const rest = createHttpServer({
+    config,
+    executor: services.executor,
+    operations: OPERATIONS,
+    keys: services.keys,
+    rateLimiter: services.rateLimiter,
+    usage: services.usage,
+    metrics: services.metrics,
+    ready: services.ready,
+    logger: logger.child({ listener: 'rest' }),
+  });
+  const mcp = createMcpServer({
+    executor: services.executor,
+    operations: OPERATIONS,
+    keys: services.keys,
+    store: services.store,
+    logger: logger.child({ listener: 'mcp' }),
+    config: {
+      publicUrl: config.mcpPublicUrl,
+      restBaseUrl: config.publicUrl,
+      allowedOrigins: [...config.allowedOrigins],
+      allowedHosts: [],
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: 30 * 24 * 3600,
+      codeTtlSeconds: 60,
+      serviceName: 'reelay',
+    },
+  });
+  return {
+    services,
+    rest,
+    mcp,
+    async close() {
+      await Promise.allSettled([rest.close(), mcp.close()]);
+      await services.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// `reelay serve`: both listeners against the live platform, a first API key on first start, and a
+// graceful shutdown that finishes in-flight requests within a bound.
+import type { Env, Io } from './index.ts';
+import { parseServiceArgs } from './options.ts';
+import { createApp, createServices, type App } from '../app.ts';
+import type { Config } from '../config/config.ts';
+
+export async function listen(app: App, config: Config): Promise<{ restUrl: string; mcpUrl: string }> {
+  const rest = await app.rest.listen({ port: config.port, host: config.host });
+  const mcp = await app.mcp.listen({ port: config.mcpPort, host: config.host });
+  return { restUrl: rest, mcpUrl: mcp };
+}
+
+/** SIGINT/SIGTERM: stop accepting, let in-flight requests finish, close stores; force after the bound. */
+export function closeOnSignals(app: App, config: Config, io: Io): Promise<void> {
+  return new Promise((resolve) => {
+    let closing = false;
+    const stop = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      io.stderr.write(`reelay: ${signal} received, finishing in-flight requests\n`);
+      const force = setTimeout(() => {
+        io.stderr.write('reelay: shutdown bound reached, exiting\n');
+        process.exit(1);
+      }, config.shutdownTimeoutMs);
+      force.unref();
+      await app.close();
+      clearTimeout(force);
+      resolve();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}
+
+export async function runServe(argv: string[], env: Env, io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseServiceArgs(argv, env);
+  } catch (error) {
+    io.stderr.write(`reelay serve: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const { config } = parsed;
+  let services;
+  try {
+    services = await createServices(config);
+  } catch (error) {
+    io.stderr.write(`reelay serve: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const app = createApp(services);
+  const firstKey = (await services.keys.list()).length === 0 ? await services.keys.create({ name: 'first' }) : undefined;
+  const { restUrl, mcpUrl } = await listen(app, config);
+  io.stderr.write(`reelay REST API listening on ${restUrl} (public URL ${config.publicUrl})\n`);
+  io.stderr.write(`reelay MCP tool server listening on ${mcpUrl} (public URL ${config.mcpPublicUrl})\n`);
+  io.stderr.write(`Data directory: ${config.databaseUrl ? 'PostgreSQL (REELAY_DATABASE_URL)' : config.dataDir}\n`);
+  if (firstKey) {
+    io.stderr.write(`\nFirst start: an API key was created for you (shown once, keep it):\n\n  ${firstKey.key}\n\n`);
+    io.stderr.write(`Try: curl -H "Authorization: Bearer ${firstKey.key}" ${config.publicUrl}/v1/platform/users/someone\n\n`);
+  }
+  await closeOnSignals(app, config, io);
+  return 0;
+}

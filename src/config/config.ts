@@ -1,0 +1,129 @@
+// Builds the frozen service configuration from environment variables and command-line flags.
+// Flags win over their REELAY_* twins; a bad value stops the start with the variable named.
+import { z } from 'zod';
+
+export type Config = Readonly<{
+  host: string;
+  port: number;
+  mcpPort: number;
+  dataDir: string;
+  publicUrl: string;
+  mcpPublicUrl: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+  platform: Readonly<{
+    webOrigin: string;
+    webcastOrigin: string;
+    proxies: readonly string[];
+    identityCount: number;
+    identityRatePerSecond: number;
+    requestTimeoutMs: number;
+    maxConcurrent: number;
+  }>;
+  rateLimit: Readonly<{ points: number; durationSeconds: number }>;
+  cacheMaxBytes: number;
+  cacheTtlFactor: number;
+  requestDeadlineMs: number;
+  shutdownTimeoutMs: number;
+  allowedOrigins: readonly string[];
+  accessTokenTtlSeconds: number;
+}>;
+
+/** Flag name → environment variable. Every command-line flag has one. */
+export const ENV_NAMES = {
+  host: 'REELAY_HOST',
+  port: 'REELAY_PORT',
+  mcpPort: 'REELAY_MCP_PORT',
+  dataDir: 'REELAY_DATA_DIR',
+  publicUrl: 'REELAY_PUBLIC_URL',
+  mcpPublicUrl: 'REELAY_MCP_PUBLIC_URL',
+  databaseUrl: 'REELAY_DATABASE_URL',
+  redisUrl: 'REELAY_REDIS_URL',
+  logLevel: 'REELAY_LOG_LEVEL',
+  webOrigin: 'REELAY_PLATFORM_WEB_ORIGIN',
+  webcastOrigin: 'REELAY_PLATFORM_WEBCAST_ORIGIN',
+  proxies: 'REELAY_PROXIES',
+  identityCount: 'REELAY_IDENTITIES',
+  identityRatePerSecond: 'REELAY_IDENTITY_RPS',
+  requestTimeoutMs: 'REELAY_UPSTREAM_TIMEOUT_MS',
+  maxConcurrent: 'REELAY_UPSTREAM_CONCURRENCY',
+  rateLimitPerMinute: 'REELAY_RATE_LIMIT_PER_MINUTE',
+  cacheMaxBytes: 'REELAY_CACHE_MAX_BYTES',
+  cacheTtlFactor: 'REELAY_CACHE_TTL_FACTOR',
+  requestDeadlineMs: 'REELAY_REQUEST_DEADLINE_MS',
+  shutdownTimeoutMs: 'REELAY_SHUTDOWN_TIMEOUT_MS',
+  allowedOrigins: 'REELAY_ALLOWED_ORIGINS',
+  accessTokenTtlSeconds: 'REELAY_ACCESS_TOKEN_TTL_SECONDS',
+} as const;
+
+export type ConfigInput = Partial<Record<keyof typeof ENV_NAMES, string>>;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().min(1);
+const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+const list = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0),
+);
+
+function read<T>(schema: z.ZodType<T>, name: keyof typeof ENV_NAMES, value: string | undefined, fallback: T): T {
+  if (value === undefined || value === '') return fallback;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new Error(`Invalid ${ENV_NAMES[name]} (--${kebab(name)}): ${result.error.issues[0]?.message ?? 'bad value'}`);
+  }
+  return result.data;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** Merges flags over environment: `flags` uses the keys of ENV_NAMES. */
+export function configInputFrom(env: Record<string, string | undefined>, flags: ConfigInput): ConfigInput {
+  const input: ConfigInput = {};
+  for (const [key, envName] of Object.entries(ENV_NAMES) as [keyof typeof ENV_NAMES, string][]) {
+    input[key] = flags[key] ?? env[envName];
+  }
+  return input;
+}
+
+export function parseConfig(input: ConfigInput): Config {
+  const host = read(z.string().min(1), 'host', input.host, '127.0.0.1');
+  const restPort = read(port, 'port', input.port, 8080);
+  const mcpPort = read(port, 'mcpPort', input.mcpPort, 8081);
+  const perMinute = read(positiveInt, 'rateLimitPerMinute', input.rateLimitPerMinute, 600);
+  // A wildcard bind address is no address to hand out; loopback is what a local user can reach.
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const config: Config = {
+    host,
+    port: restPort,
+    mcpPort,
+    dataDir: read(z.string().min(1), 'dataDir', input.dataDir, './data'),
+    publicUrl: read(url, 'publicUrl', input.publicUrl, `http://${publicHost}:${restPort}`),
+    mcpPublicUrl: read(url, 'mcpPublicUrl', input.mcpPublicUrl, `http://${publicHost}:${mcpPort}`),
+    databaseUrl: read(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), 'databaseUrl', input.databaseUrl, undefined as string | undefined),
+    redisUrl: read(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'), 'redisUrl', input.redisUrl, undefined as string | undefined),
+    logLevel: read(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'logLevel', input.logLevel, 'info'),
+    platform: {
+      webOrigin: read(url, 'webOrigin', input.webOrigin, 'https://www.tiktok.com'),
+      webcastOrigin: read(url, 'webcastOrigin', input.webcastOrigin, 'https://webcast.tiktok.com'),
+      proxies: read(list, 'proxies', input.proxies, []),
+      identityCount: read(positiveInt.max(64), 'identityCount', input.identityCount, 4),
+      identityRatePerSecond: read(z.coerce.number().positive(), 'identityRatePerSecond', input.identityRatePerSecond, 2),
+      requestTimeoutMs: read(positiveInt, 'requestTimeoutMs', input.requestTimeoutMs, 10_000),
+      maxConcurrent: read(positiveInt, 'maxConcurrent', input.maxConcurrent, 16),
+    },
+    rateLimit: { points: perMinute, durationSeconds: 60 },
+    cacheMaxBytes: read(positiveInt, 'cacheMaxBytes', input.cacheMaxBytes, 256 * 1024 * 1024),
+    cacheTtlFactor: read(z.coerce.number().min(0), 'cacheTtlFactor', input.cacheTtlFactor, 1),
+    requestDeadlineMs: read(positiveInt, 'requestDeadlineMs', input.requestDeadlineMs, 30_000),
+    shutdownTimeoutMs: read(positiveInt, 'shutdownTimeoutMs', input.shutdownTimeoutMs, 10_000),
+    allowedOrigins: read(list, 'allowedOrigins', input.allowedOrigins, []),
+    accessTokenTtlSeconds: read(positiveInt, 'accessTokenTtlSeconds', input.accessTokenTtlSeconds, 3600),
+  };
+  return Object.freeze(config);
+}

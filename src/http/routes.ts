@@ -1,0 +1,117 @@
+// REST routes generated from the operation registry: authentication, per-key rate limit,
+// validation, cached execution, conditional requests, and the `{"data": ...}` envelope.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { Operation, OperationResult, ProjectionPreset } from '../operations/types.ts';
+import type { ApiKeyRecord } from '../storage/types.ts';
+import type { HttpDeps } from './server.ts';
+import { rateLimitHeaders, type RateLimitResult } from '../cache/rate-limit.ts';
+import { sendProblem } from './server.ts';
+
+export type RateLimiter = { consume(key: string): Promise<RateLimitResult> };
+export type UsageRecorder = { record(keyId: string, operation: string): void };
+
+const ENVELOPE_OPEN = Buffer.from('{"data":');
+const ENVELOPE_CLOSE = Buffer.from('}');
+
+/** `Authorization: Bearer <key>`; keys never travel in the query string. 401s carry a challenge (RFC 6750 §3). */
+export async function authenticate(request: FastifyRequest, reply: FastifyReply, deps: HttpDeps): Promise<ApiKeyRecord> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
+  if (!match) {
+    reply.header('www-authenticate', 'Bearer realm="reelay"');
+    throw new AppError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+  }
+  const record = await deps.keys.authenticate(match[1]);
+  if (!record) {
+    reply.header('www-authenticate', 'Bearer realm="reelay", error="invalid_token"');
+    throw new AppError('unauthorized', 'The API key is unknown, revoked or expired.');
+  }
+  return record;
+}
+
+function cacheStatusHeader(result: OperationResult): string {
+  if (result.cacheStatus === 'hit') return `reelay; hit; ttl=${result.maxAgeSeconds}`;
+  if (result.cacheStatus === 'stale') return 'reelay; hit; fwd=stale';
+  return 'reelay; fwd=uri-miss; stored';
+}
+
+function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => bare(tag) === bare(etag));
+}
+
+/** Transcripts come as raw WebVTT when asked by `Accept: text/vtt` or `?format=vtt`. */
+function wantsVtt(request: FastifyRequest, input: Record<string, unknown>): boolean {
+  if (input.format === 'vtt') return true;
+  if (input.format === 'json') return false;
+  const accept = request.headers.accept ?? '';
+  return /(^|,)\s*text\/vtt/i.test(accept) && !/(^|,)\s*application\/(json|\*)/i.test(accept);
+}
+
+async function handle(op: Operation, request: FastifyRequest, reply: FastifyReply, deps: HttpDeps) {
+  const key = await authenticate(request, reply, deps);
+  const decision = await deps.rateLimiter.consume(key.id);
+  reply.headers(rateLimitHeaders(decision, { windowSeconds: deps.config.rateLimit.durationSeconds, name: 'per-key' }));
+  if (!decision.allowed) {
+    throw new AppError('rate_limited', 'This API key sent too many requests; retry later.', {
+      retryAfterSeconds: decision.resetSeconds,
+    });
+  }
+  const raw = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
+  const input = deps.executor.parse(op, raw) as Record<string, unknown>;
+  deps.usage?.record(key.id, op.name);
+  const result = await withDeadline(deps.executor.execute(op, input), deps.config.requestDeadlineMs);
+  const preset = (input.projection_preset as ProjectionPreset | undefined) ?? 'full';
+  const etag = preset === 'full' ? result.etag : `${result.etag.slice(0, -1)}-${preset}"`;
+  reply
+    .header('etag', etag)
+    .header('cache-control', `private, max-age=${result.maxAgeSeconds}`)
+    .header('age', String(result.ageSeconds))
+    .header('cache-status', cacheStatusHeader(result))
+    .header('vary', 'Authorization, Accept');
+  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (op.name === 'transcript' && wantsVtt(request, input)) {
+    const document = JSON.parse(result.body.toString('utf8')) as { content: string };
+    return reply.type('text/vtt; charset=utf-8').send(document.content);
+  }
+  const body = preset === 'full' ? result.body : Buffer.from(JSON.stringify(deps.executor.view(result, preset)));
+  return reply.type('application/json; charset=utf-8').send(Buffer.concat([ENVELOPE_OPEN, body, ENVELOPE_CLOSE]));
+}
+
+async function withDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new AppError('upstream_timeout', 'The platform did not answer in time.', { retryAfterSeconds: 5 })),
+      deadlineMs,
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function registerOperationRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  for (const op of deps.operations) {
+    for (const url of [op.path, ...(op.aliases ?? [])]) {
+      app.route({
+        method: ['GET', 'HEAD'],
+        url,
+        handler: (request, reply) => handle(op, request, reply, deps),
+      });
+      app.route({
+        method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url,
+        handler: (request, reply) => {
+          reply.header('allow', 'GET, HEAD');
+          return sendProblem(reply, request, new AppError('method_not_allowed', `${request.method} is not allowed here; use GET.`), deps.config.publicUrl);
+        },
+      });
+    }
+  }
+}

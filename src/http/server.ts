@@ -1,0 +1,122 @@
+// The REST listener: Fastify with request ids, problem+json for every failure, and the
+// registry's routes plus health, metrics, OpenAPI, docs and the JSON-LD context.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { AppError, isAppError, type ErrorCode } from '../errors.ts';
+import type { Config } from '../config/config.ts';
+import type { Executor } from '../operations/execute.ts';
+import type { Operation } from '../operations/types.ts';
+import type { ApiKeyRecord } from '../storage/types.ts';
+import type { Metrics } from './metrics.ts';
+import { toProblem } from './problem.ts';
+import { registerOperationRoutes, type RateLimiter, type UsageRecorder } from './routes.ts';
+import { buildOpenApi } from './openapi.ts';
+import { renderDocsPage } from './docs-page.ts';
+import { socialContext } from '../activitystreams/index.ts';
+
+export type HttpDeps = {
+  config: Config;
+  executor: Executor;
+  operations: readonly Operation[];
+  keys: { authenticate(key: string): Promise<ApiKeyRecord | null> };
+  rateLimiter: RateLimiter;
+  usage: UsageRecorder | undefined;
+  metrics: Metrics;
+  /** Resolves when every backing store answers; rejects otherwise. */
+  ready(): Promise<void>;
+  logger: Logger;
+};
+
+/** Request ids from a proxy are kept when they look like ids; anything else is replaced. */
+function requestIdOf(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+}
+
+export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: AppError, publicUrl: string): FastifyReply {
+  const problem = toProblem(error, request.url.split('?')[0], request.id, publicUrl);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  return reply.code(problem.status).type('application/problem+json').send(JSON.stringify(problem));
+}
+
+/** Fastify's own errors (bad content type, huge body, bad URL) as reelay codes. */
+function fromFrameworkError(error: { statusCode?: number; code?: string }): AppError | undefined {
+  const byStatus: Record<number, [ErrorCode, string]> = {
+    400: ['invalid_request', 'The request is malformed.'],
+    404: ['not_found', 'No such resource.'],
+    405: ['method_not_allowed', 'Method not allowed.'],
+    406: ['not_acceptable', 'No acceptable representation.'],
+    413: ['payload_too_large', 'The request body is too large.'],
+    415: ['unsupported_media_type', 'Unsupported content type.'],
+    431: ['invalid_request', 'The request headers are too large.'],
+  };
+  const hit = error.statusCode !== undefined ? byStatus[error.statusCode] : undefined;
+  return hit ? new AppError(hit[0], hit[1], { cause: error }) : undefined;
+}
+
+export function createHttpServer(deps: HttpDeps): FastifyInstance {
+  const { config, metrics } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(route, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = isAppError(error) ? error : fromFrameworkError(error as { statusCode?: number });
+    if (appError) return sendProblem(reply, request, appError, config.publicUrl);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, request, new AppError('internal', 'An internal error occurred.'), config.publicUrl);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, request, new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), config.publicUrl),
+  );
+
+  registerOperationRoutes(app, deps);
+
+  app.get('/', async () => ({
+    name: 'reelay',
+    openapi: `${config.publicUrl}/openapi.json`,
+    docs: `${config.publicUrl}/docs`,
+    mcp: config.mcpPublicUrl,
+  }));
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (request, reply) => {
+    try {
+      await deps.ready();
+      return { status: 'ready' };
+    } catch (error) {
+      request.log.warn({ err: error }, 'not ready');
+      return sendProblem(reply, request, new AppError('unavailable', 'A backing store is not reachable.'), config.publicUrl);
+    }
+  });
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
+  const openapi = JSON.stringify(buildOpenApi(deps.operations, config));
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openapi));
+  const docs = renderDocsPage(deps.operations, config);
+  app.get('/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(docs),
+  );
+  const context = JSON.stringify(socialContext(socialNsUrl(config.publicUrl)));
+  app.get('/ns/social', async (_request, reply) =>
+    reply.type('application/ld+json').header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=86400').send(context),
+  );
+  return app;
+}
+
+/** `{social_ns_url}`: the JSON-LD context of reelay's own terms, served by the service itself. */
+export function socialNsUrl(publicUrl: string): string {
+  return `${publicUrl}/ns/social`;
+}

@@ -1,0 +1,62 @@
+// Test harness: the platform emulator plus the real service (embedded store, memory cache) wired
+// exactly as `reelay serve` wires them, driven in-process with Fastify's inject().
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.ts';
+import { parseConfig, type ConfigInput } from '../../src/config/config.ts';
+import { createApp, createLogger, createServices, type App } from '../../src/app.ts';
+
+export type Stack = {
+  emulator: Emulator;
+  app: App;
+  key: string;
+  logs: string[];
+  publicUrl: string;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string; json: any }>;
+  close(): Promise<void>;
+};
+
+export async function startStack(options: { emulator?: EmulatorOptions; config?: ConfigInput; emulatorInstance?: Emulator } = {}): Promise<Stack> {
+  const emulator = options.emulatorInstance ?? (await startEmulator({ seed: 1, ...options.emulator }));
+  const dataDir = await mkdtemp(join(tmpdir(), 'reelay-test-'));
+  const publicUrl = 'http://reelay.test';
+  const config = parseConfig({
+    dataDir,
+    publicUrl,
+    mcpPublicUrl: 'http://mcp.reelay.test',
+    webOrigin: emulator.url,
+    webcastOrigin: emulator.url,
+    identityRatePerSecond: '1000',
+    requestTimeoutMs: '3000',
+    logLevel: 'info',
+    ...options.config,
+  });
+  const logs: string[] = [];
+  const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
+  const services = await createServices(config, { logger });
+  const app = createApp(services);
+  const { key } = await services.keys.create({ name: 'test' });
+  return {
+    emulator,
+    app,
+    key,
+    logs,
+    publicUrl,
+    async get(path, headers = {}) {
+      const response = await app.rest.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${key}`, ...headers } });
+      let json: unknown;
+      try {
+        json = JSON.parse(response.body);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, headers: response.headers, body: response.body, json };
+    },
+    async close() {
+      await app.close();
+      if (!options.emulatorInstance) await emulator.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
