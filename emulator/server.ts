@@ -1,0 +1,152 @@
+// The platform emulator: one HTTP origin serving the web, webcast and CDN hosts' paths from a
+// seeded dataset (or a HAR replay), with the platform's checks, faults and control endpoints.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createDataset } from './dataset/dataset.ts';
+import type { Manifest } from './dataset/dataset.ts';
+import { FaultConfig } from './faults.ts';
+import { createTokens, loadXBogus, parseCookies } from './guard.ts';
+import { loadReplay } from './har.ts';
+import { createRng } from './prng.ts';
+import { newLogId } from './wire/envelope.ts';
+import { createPipeline } from './pipeline.ts';
+import type { PipelineState } from './pipeline.ts';
+
+export type { FaultConfig } from './faults.ts';
+export type { Manifest } from './dataset/dataset.ts';
+
+export type EmulatorOptions = {
+  port?: number;
+  host?: string;
+  seed?: number;
+  faults?: FaultConfig;
+  harFile?: string;
+  /** Fraction (0..1) of HTML page requests without a valid `_waftokenid` that get the WAF page. */
+  wafRate?: number;
+  /** Fixed added latency on every platform request (benchmarks). */
+  latencyMs?: number;
+};
+
+export type Emulator = {
+  url: string;
+  port: number;
+  manifest: Manifest;
+  setFaults(faults: FaultConfig): void;
+  stats(): Record<string, number>;
+  close(): Promise<void>;
+};
+
+const BODY_LIMIT_BYTES = 1_000_000;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT_BYTES) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const seed = options.seed ?? 1;
+  const state: PipelineState = {
+    ds: createDataset(seed),
+    signer: await loadXBogus(),
+    tokens: createTokens(),
+    replay: options.harFile ? loadReplay(options.harFile) : undefined,
+    faults: FaultConfig.parse(options.faults ?? { rules: [] }),
+    counts: new Map(),
+    random: createRng(seed ^ 0x5eed1e),
+    wafRate: Math.min(Math.max(options.wafRate ?? 0, 0), 1),
+    apiResponses: 0,
+  };
+  const pipeline = createPipeline(state);
+  let boundOrigin = '';
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    if (path === '/__emulator/manifest' && method === 'GET') return sendJson(res, 200, state.ds.manifest);
+    if (path === '/__emulator/stats' && method === 'GET') {
+      return sendJson(res, 200, { requests: Object.fromEntries(state.counts) });
+    }
+    if (path === '/__emulator/stats/reset' && method === 'POST') {
+      state.counts.clear();
+      return sendJson(res, 200, { requests: {} });
+    }
+    if (path === '/__emulator/faults' && method === 'GET') return sendJson(res, 200, state.faults);
+    if (path === '/__emulator/faults' && method === 'POST') {
+      let parsed: ReturnType<typeof FaultConfig.safeParse>;
+      try {
+        parsed = FaultConfig.safeParse(JSON.parse(await readBody(req)));
+      } catch {
+        return sendJson(res, 400, { error: 'invalid_json' });
+      }
+      if (!parsed.success) return sendJson(res, 400, { error: 'invalid_faults', issues: parsed.error.issues });
+      state.faults = parsed.data;
+      return sendJson(res, 200, state.faults);
+    }
+    return sendJson(res, 404, { error: 'not_found' });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    if (path.startsWith('/__emulator/')) return control(req, res, path);
+    if (options.latencyMs) await delay(options.latencyMs);
+    const nowMs = Date.now();
+    const host = req.headers.host;
+    await pipeline(req, res, {
+      path,
+      rawQuery: q < 0 ? '' : rawUrl.slice(q + 1),
+      cookies: parseCookies(req.headers.cookie),
+      nowMs,
+      ctx: { origin: host ? `http://${host}` : boundOrigin, logid: newLogId(nowMs), nowSeconds: Math.floor(nowMs / 1000) },
+    });
+  }
+
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // Unknown failures answer a bare 500: internal text never leaves the emulator.
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal Server Error');
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostText = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  boundOrigin = `http://${hostText}:${address.port}`;
+  return {
+    url: boundOrigin,
+    port: address.port,
+    manifest: state.ds.manifest,
+    setFaults(faults) {
+      state.faults = FaultConfig.parse(faults);
+    },
+    stats: () => Object.fromEntries(state.counts),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
