@@ -90,7 +90,8 @@ export async function runExport(argv: string[], env: Env, io: Io): Promise<numbe
   let exitCode = 0;
   try {
     for (let pages = 0; pages < 1_000_000; pages++) {
-      const count = params.count ? Number(params.count) : Math.min(maxCount(op), Number.isFinite(max) ? Math.max(1, max - written) : maxCount(op));
+      const pageSize = params.count ? Number(params.count) : maxCount(op);
+      const count = Number.isFinite(max) ? Math.max(1, Math.min(pageSize, max - written)) : pageSize;
       const input = services.executor.parse(op, { ...params, cursor, count });
       const page = services.executor.view(await services.executor.execute(op, input), 'full') as Page;
       for (const item of page.orderedItems.slice(0, Math.max(0, max - written))) {
@@ -98,12 +99,9 @@ export async function runExport(argv: string[], env: Env, io: Io): Promise<numbe
         written++;
       }
       progress(io, written, page.totalItems);
-      if (!page.nextCursor || written >= max) {
-        cursor = '';
-        break;
-      }
-      cursor = page.nextCursor;
-      if (stopRequested) break;
+      // Pages are sized to end exactly at --max, so nextCursor is where a resumed export starts.
+      cursor = page.nextCursor ?? '';
+      if (!cursor || written >= max || stopRequested) break;
     }
   } catch (error) {
     const text = isAppError(error) ? `${error.code}: ${error.message}` : 'internal error';

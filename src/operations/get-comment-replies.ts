@@ -1,10 +1,7 @@
 // Operation 10: replies to one comment of a video.
 import { z } from 'zod';
-import { toNote, videoUrl } from '../activitystreams/index.ts';
 import type { Operation } from './types.ts';
-import { cachedUpstream, runCollection } from './shared.ts';
-import { getVideoCached } from './get-video.ts';
-import { COMMENT_PLATFORM_PAGE } from './get-video-comments.ts';
+import { runNoteCollection } from './get-video-comments.ts';
 import { commentId, count, cursor, projectionPreset, videoId } from './params.ts';
 
 const input = z.object({ videoId, commentId, count: count(50, 20), cursor, projection_preset: projectionPreset });
@@ -21,21 +18,12 @@ export const getCommentReplies: Operation<typeof input> = {
   itemType: 'Note',
   resultType: 'OrderedCollectionPage',
   cacheKey: (i) => `replies:${i.videoId}:${i.commentId}:${i.count}:${i.cursor}`,
-  async run(i, deps) {
-    const video = await getVideoCached(deps, i.videoId);
-    const url = videoUrl(deps.config.webOrigin, video.data.author.uniqueId, video.data.id);
-    return runCollection({
-      deps,
+  run: (i, deps) =>
+    runNoteCollection(deps, i, {
       kind: `replies:${i.commentId}`,
-      count: i.count,
-      cursor: i.cursor,
       path: `/v1/platform/videos/${i.videoId}/comments/${i.commentId}/replies`,
-      loadPage: (pc) =>
-        cachedUpstream(deps, 'replies', `replies:${i.videoId}:${i.commentId}:${pc}`, () =>
-          deps.client.getReplies(i.videoId, i.commentId, { cursor: pc, count: COMMENT_PLATFORM_PAGE }),
-        ),
-      idOf: (comment) => comment.cid,
-      map: (comment, ctx) => toNote(comment, ctx, url),
-    });
-  },
+      policy: 'replies',
+      pageKey: `replies:${i.videoId}:${i.commentId}`,
+      load: (page) => deps.client.getReplies(i.videoId, i.commentId, page),
+    }),
 };

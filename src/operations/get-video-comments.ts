@@ -1,9 +1,11 @@
 // Operation 9: top-level comments of a video.
 import { z } from 'zod';
-import { toNote, videoUrl } from '../activitystreams/index.ts';
-import type { Operation } from './types.ts';
+import { toNote } from '../activitystreams/index.ts';
+import type { Operation, OperationDeps } from './types.ts';
+import type { Fetched, PageRequest, RawPage } from '../upstream/types.ts';
+import type { RawComment } from '../upstream/raw.ts';
 import { cachedUpstream, runCollection } from './shared.ts';
-import { getVideoCached } from './get-video.ts';
+import { canonicalVideoUrl } from './get-video.ts';
 import { count, cursor, projectionPreset, videoId } from './params.ts';
 
 const input = z.object({ videoId, count: count(50, 20), cursor, projection_preset: projectionPreset });
@@ -23,21 +25,32 @@ export const getVideoComments: Operation<typeof input> = {
   itemType: 'Note',
   resultType: 'OrderedCollectionPage',
   cacheKey: (i) => `comments:${i.videoId}:${i.count}:${i.cursor}`,
-  async run(i, deps) {
-    const video = await getVideoCached(deps, i.videoId);
-    const url = videoUrl(deps.config.webOrigin, video.data.author.uniqueId, video.data.id);
-    return runCollection({
-      deps,
+  run: (i, deps) =>
+    runNoteCollection(deps, i, {
       kind: `comments:${i.videoId}`,
-      count: i.count,
-      cursor: i.cursor,
       path: `/v1/platform/videos/${i.videoId}/comments`,
-      loadPage: (pc) =>
-        cachedUpstream(deps, 'comments', `comments:${i.videoId}:${pc}`, () =>
-          deps.client.getComments(i.videoId, { cursor: pc, count: COMMENT_PLATFORM_PAGE }),
-        ),
-      idOf: (comment) => comment.cid,
-      map: (comment, ctx) => toNote(comment, ctx, url),
-    });
-  },
+      policy: 'comments',
+      pageKey: `comments:${i.videoId}`,
+      load: (page) => deps.client.getComments(i.videoId, page),
+    }),
 };
+
+/** Comments and replies: Notes of one video, read 20 at a time from the platform. */
+export async function runNoteCollection(
+  deps: OperationDeps,
+  i: { videoId: string; count: number; cursor: string },
+  spec: { kind: string; path: string; policy: string; pageKey: string; load: (page: PageRequest) => Promise<Fetched<RawPage<RawComment>>> },
+): Promise<unknown> {
+  const url = await canonicalVideoUrl(deps, i.videoId);
+  return runCollection({
+    deps,
+    kind: spec.kind,
+    count: i.count,
+    cursor: i.cursor,
+    path: spec.path,
+    loadPage: (pc) =>
+      cachedUpstream(deps, spec.policy, `${spec.pageKey}:${pc}`, () => spec.load({ cursor: pc, count: COMMENT_PLATFORM_PAGE })),
+    idOf: (comment) => comment.cid,
+    map: (comment, ctx) => toNote(comment, ctx, url),
+  });
+}

@@ -1,10 +1,10 @@
 // Operation 11: the transcript (subtitles) of a video in one language, as a Document.
 import { z } from 'zod';
-import { fromPlatformLanguage, toPlatformLanguage, toTranscript, videoUrl, withContext } from '../activitystreams/index.ts';
+import { fromPlatformLanguage, toPlatformLanguage, toTranscript, withContext } from '../activitystreams/index.ts';
 import { AppError } from '../errors.ts';
 import type { Operation } from './types.ts';
 import { cachedUpstream } from './shared.ts';
-import { getVideoCached } from './get-video.ts';
+import { canonicalVideoUrl, getVideoCached } from './get-video.ts';
 import { format, language, projectionPreset, videoId } from './params.ts';
 
 const input = z.object({ videoId, language, format, projection_preset: projectionPreset });
@@ -39,7 +39,7 @@ export const getVideoTranscript: Operation<typeof input> = {
       const fetched = await deps.client.getSubtitle(subtitle.Url);
       return fetched.data;
     });
-    const url = videoUrl(deps.config.webOrigin, video.data.author.uniqueId, video.data.id);
+    const url = await canonicalVideoUrl(deps, i.videoId);
     return withContext(toTranscript({ videoUrl: url, subtitle, vtt, language: i.language }), deps.config.socialNsUrl);
   },
 };

@@ -1,6 +1,6 @@
 // Operation 8: one video with its counts, media files, sound and author.
 import { z } from 'zod';
-import { toVideo, withContext } from '../activitystreams/index.ts';
+import { toVideo, videoUrl, withContext } from '../activitystreams/index.ts';
 import type { Fetched } from '../upstream/types.ts';
 import type { RawItem } from '../upstream/raw.ts';
 import type { Operation, OperationDeps } from './types.ts';
@@ -12,6 +12,12 @@ const input = z.object({ videoId, projection_preset: projectionPreset });
 /** The raw item, shared by the video, comments, replies and transcript operations. */
 export function getVideoCached(deps: OperationDeps, id: string): Promise<Fetched<RawItem>> {
   return cachedUpstream(deps, 'video', `video:${id}`, () => deps.client.getVideo(id));
+}
+
+/** Canonical page URL of a video; comments and transcripts point at it. */
+export async function canonicalVideoUrl(deps: OperationDeps, id: string): Promise<string> {
+  const video = await getVideoCached(deps, id);
+  return videoUrl(deps.config.webOrigin, video.data.author.uniqueId, video.data.id);
 }
 
 export const getVideo: Operation<typeof input> = {
