@@ -15,6 +15,7 @@ import { createResponseCache } from './cache/response-cache.ts';
 import { createRateLimiter, type RateLimiter } from './cache/rate-limit.ts';
 import { scalePolicies } from './cache/policies.ts';
 import { createPlatformClient } from './upstream/client.ts';
+import { createRedisIdentityHealthStore } from './upstream/redis-health.ts';
 import { resolveUpstreamConfig } from './upstream/config.ts';
 import type { PlatformClient } from './upstream/types.ts';
 import { createExecutor, type Executor } from './operations/execute.ts';
@@ -52,38 +53,56 @@ export type Services = {
   rateLimiter: RateLimiter;
   metrics: Metrics;
   redis: Redis | undefined;
+  /** Bytes held by the in-memory response cache; undefined when the cache lives in Redis. */
+  cacheSizeBytes(): number | undefined;
   ready(): Promise<void>;
   close(): Promise<void>;
 };
 
-async function connectRedis(url: string): Promise<Redis> {
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // Without a listener ioredis prints each failure to the console; the first one is also the real
+  // reason a start fails (connect() itself only says "Connection is closed").
+  let lastError: Error | undefined;
+  redis.on('error', (error: Error) => {
+    lastError = error;
+    logger.warn({ err: error.message }, 'redis connection error');
+  });
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
     redis.disconnect();
     const where = new URL(url);
-    throw new Error(`Cannot connect to Redis at ${where.hostname}:${where.port || 6379} (REELAY_REDIS_URL): ${(error as Error).message}`);
+    const reason = (lastError ?? (error as Error)).message;
+    throw new Error(`Cannot connect to Redis at ${where.hostname}:${where.port || 6379} (REELAY_REDIS_URL): ${reason}`);
   }
   return redis;
 }
 
+export type ServicesOptions = {
+  logger?: Logger;
+  /** Wall clock of the response cache (freshness and ages); tests move it instead of waiting. */
+  clock?: { now(): number };
+};
+
 /** Everything but the listeners: used by `serve`, `demo` and `export`. */
-export async function createServices(config: Config, options: { logger?: Logger } = {}): Promise<Services> {
+export async function createServices(config: Config, options: ServicesOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config);
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = createKeyService({ store });
   const usage = createUsageRecorder({ store, onError: (error) => logger.warn({ err: error }, 'usage flush failed') });
   const metrics = createMetrics({ defaultMetrics: true });
-  const byteStore = redis ? createRedisStore({ redis }) : createMemoryStore({ maxBytes: config.cacheMaxBytes });
+  const memoryStore = redis ? undefined : createMemoryStore({ maxBytes: config.cacheMaxBytes });
+  const byteStore = memoryStore ?? createRedisStore({ redis: redis as Redis });
   const local = createLocalCoalescer();
   const coalescer = redis ? createRedisCoalescer({ redis, local, logger }) : local;
   const cache = createResponseCache({
     store: byteStore,
     coalescer,
     logger,
+    ...(options.clock ? { clock: options.clock } : {}),
     onEvent: (event) => metrics.observeCache(event.status),
   });
   const client = createPlatformClient({
@@ -97,6 +116,8 @@ export async function createServices(config: Config, options: { logger?: Logger 
       maxConcurrent: config.platform.maxConcurrent,
     }),
     logger,
+    // Shared so every node prefers the identities the platform still serves.
+    ...(redis ? { identityHealth: createRedisIdentityHealthStore({ redis }) } : {}),
     onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000),
   });
   const executor = createExecutor({
@@ -117,6 +138,7 @@ export async function createServices(config: Config, options: { logger?: Logger 
     rateLimiter,
     metrics,
     redis,
+    cacheSizeBytes: () => memoryStore?.sizeBytes(),
     async ready() {
       await store.listKeys('ready-probe');
       if (redis) await redis.ping();
@@ -132,6 +154,22 @@ export async function createServices(config: Config, options: { logger?: Logger 
 }
 
 export type App = { services: Services; rest: FastifyInstance; mcp: FastifyInstance; close(): Promise<void> };
+
+/**
+ * A keep-alive connection whose request was in flight when closing began would hold the listener
+ * open after its answer (Node only closes idle connections at close): answers sent while closing
+ * ask the client to close, so shutdown ends as soon as the last one is written.
+ */
+function closeConnectionsWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+}
 
 /** Both listeners over one set of services (not yet listening). */
 export function createApp(services: Services): App {
@@ -152,18 +190,22 @@ export function createApp(services: Services): App {
     operations: OPERATIONS,
     keys: services.keys,
     store: services.store,
+    usage: services.usage,
+    rateLimiter: services.rateLimiter,
     logger: logger.child({ listener: 'mcp' }),
     config: {
       publicUrl: config.mcpPublicUrl,
       restBaseUrl: config.publicUrl,
       allowedOrigins: [...config.allowedOrigins],
-      allowedHosts: [],
+      allowedHosts: [...config.allowedHosts],
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       refreshTokenTtlSeconds: 30 * 24 * 3600,
       codeTtlSeconds: 60,
       serviceName: 'reelay',
     },
   });
+  closeConnectionsWhileClosing(rest);
+  closeConnectionsWhileClosing(mcp);
   return {
     services,
     rest,

@@ -5,6 +5,7 @@ import { runDemo } from './demo.ts';
 import { runKeys } from './keys.ts';
 import { runExport } from './export.ts';
 import { runEmulatorCommand } from './emulator.ts';
+import { runSigninLink } from './signin-link.ts';
 
 export type Io = { stdout: Writable; stderr: Writable; stdin?: NodeJS.ReadStream };
 export type Env = Record<string, string | undefined>;
@@ -31,6 +32,8 @@ Commands:
                         Requests per key, day and operation
   export <rest path> [--max N] [--out FILE] [--from CURSOR] [--data-dir DIR]
                         Page a collection (e.g. /v1/platform/users/someone/videos?order=popular) to NDJSON
+  signin-link [--account NAME] [--data-dir DIR]
+                        Print a one-time link that signs an account in to the OAuth consent page
   help                  This text
 
 Every option also reads its REELAY_* environment variable; see README.md for all of them.
@@ -49,6 +52,8 @@ export async function runCli(argv: string[], env: Env, io: Io): Promise<number |
       return runKeys(rest, env, io);
     case 'export':
       return runExport(rest, env, io);
+    case 'signin-link':
+      return runSigninLink(rest, env, io);
     case undefined:
     case 'help':
     case '--help':

@@ -27,6 +27,7 @@ export type Config = Readonly<{
   requestDeadlineMs: number;
   shutdownTimeoutMs: number;
   allowedOrigins: readonly string[];
+  allowedHosts: readonly string[];
   accessTokenTtlSeconds: number;
 }>;
 
@@ -54,6 +55,7 @@ export const ENV_NAMES = {
   requestDeadlineMs: 'REELAY_REQUEST_DEADLINE_MS',
   shutdownTimeoutMs: 'REELAY_SHUTDOWN_TIMEOUT_MS',
   allowedOrigins: 'REELAY_ALLOWED_ORIGINS',
+  allowedHosts: 'REELAY_ALLOWED_HOSTS',
   accessTokenTtlSeconds: 'REELAY_ACCESS_TOKEN_TTL_SECONDS',
 } as const;
 
@@ -123,6 +125,7 @@ export function parseConfig(input: ConfigInput): Config {
     requestDeadlineMs: read(positiveInt, 'requestDeadlineMs', input.requestDeadlineMs, 30_000),
     shutdownTimeoutMs: read(positiveInt, 'shutdownTimeoutMs', input.shutdownTimeoutMs, 10_000),
     allowedOrigins: read(list, 'allowedOrigins', input.allowedOrigins, []),
+    allowedHosts: read(list, 'allowedHosts', input.allowedHosts, []),
     accessTokenTtlSeconds: read(positiveInt, 'accessTokenTtlSeconds', input.accessTokenTtlSeconds, 3600),
   };
   return Object.freeze(config);

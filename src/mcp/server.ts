@@ -1,0 +1,79 @@
+// The tool server's own Fastify listener: MCP Streamable HTTP at POST / (Bearer API keys), and the
+// OAuth 2.1 authorization server on the same origin. The caller owns `.listen()` and `.close()`.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerOAuthRoutes } from '../oauth/routes.ts';
+import { toServerUrls } from '../oauth/urls.ts';
+import { authenticateBearer } from './bearer.ts';
+import { createGuard } from './guard.ts';
+import { runExchange, type ExchangeDeps } from './protocol.ts';
+import { buildToolDefinitions, createToolCaller } from './tools.ts';
+import type { McpDeps } from './types.ts';
+
+export type { McpConfig, McpDeps } from './types.ts';
+
+/** Marks a body that claimed to be JSON but was not, so each route answers in its own error format. */
+export const INVALID_JSON = Symbol('invalid-json');
+const MCP_BODY_BYTES_MAX = 1024 * 1024;
+
+function instructionsFor(serviceName: string): string {
+  return `${serviceName} reads public data of the short-video platform (profiles, videos, comments, followers, live rooms, transcripts) and answers ActivityStreams JSON. Start with platform_get_user or platform_get_video; page collections with the nextCursor of the previous page. Use projection_preset=minimal to keep answers small.`;
+}
+
+export function createMcpServer(deps: McpDeps): FastifyInstance {
+  const urls = toServerUrls(deps.config.publicUrl);
+  const app = Fastify({ logger: false, bodyLimit: MCP_BODY_BYTES_MAX, return503OnClosing: true });
+  const exchange: ExchangeDeps = {
+    serviceName: deps.config.serviceName,
+    instructions: instructionsFor(deps.config.serviceName),
+    tools: buildToolDefinitions(deps.operations),
+    callTool: createToolCaller(deps),
+  };
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body: string, done) => {
+    try {
+      done(null, JSON.parse(body));
+    } catch {
+      done(null, { [INVALID_JSON]: true });
+    }
+  });
+  // Other media types reach the handlers as text, so the MCP transport answers 415 in JSON-RPC form.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', createGuard(deps.config));
+
+  app.setErrorHandler((err: { statusCode?: number; code?: string }, request, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) deps.logger.error({ err, reqId: request.id, url: request.url.split('?')[0] }, 'tool server error');
+    const message = status === 413 ? 'Request body too large' : status === 500 ? 'Internal error' : 'Bad request';
+    return reply.code(status).send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: message });
+  });
+
+  app.post('/', async (request, reply) => {
+    const auth = await authenticateBearer(request, reply, deps.keys, urls);
+    if (!auth.ok) return reply;
+    const body = request.body as Record<PropertyKey, unknown> | undefined;
+    if (body && typeof body === 'object' && INVALID_JSON in body) {
+      return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null });
+    }
+    return runExchange(request, reply, exchange, auth.key, request.body);
+  });
+
+  // Stateless server: no standalone SSE stream and no session to delete (MCP transports: 405 allowed).
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/',
+      handler: async (request, reply) => {
+        const auth = await authenticateBearer(request, reply, deps.keys, urls);
+        if (!auth.ok) return reply;
+        return reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: use POST' }, id: null });
+      },
+    });
+  }
+
+  registerOAuthRoutes(app, deps, urls);
+  return app;
+}

@@ -1,0 +1,50 @@
+// Tool input schemas in JSON Schema 2020-12, generated from each operation's zod input (the same
+// source REST validates with), adjusted for what a model should see: JSON numbers for counts,
+// visible defaults, `standard` as the MCP default preset, and no REST-only parameters.
+import { z } from 'zod';
+import type { Operation } from '../operations/types.ts';
+
+/** REST-only parameters: the transcript tool always answers the Document, never raw WebVTT. */
+export const HIDDEN_TOOL_PARAMS: readonly string[] = ['format'];
+export const DEFAULT_TOOL_PRESET = 'standard';
+
+type JsonSchema = Record<string, unknown>;
+
+function zodDefault(schema: z.ZodType): unknown {
+  const def = (schema as unknown as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
+  return def.type === 'default' ? def.defaultValue : undefined;
+}
+
+/** REST accepts counts as query strings; over MCP they are JSON integers, so advertise only that branch. */
+function preferInteger(property: JsonSchema): JsonSchema {
+  const branches = property.anyOf;
+  if (!Array.isArray(branches)) return property;
+  const integer = branches.find((b: JsonSchema) => b.type === 'integer' || b.type === 'number');
+  if (!integer || !branches.every((b: JsonSchema) => b === integer || b.type === 'string')) return property;
+  const { anyOf: _dropped, ...rest } = property;
+  return { ...rest, ...integer };
+}
+
+export function toToolInputSchema(op: Operation): JsonSchema {
+  const schema = z.toJSONSchema(op.input, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  const shape = op.input.shape as Record<string, z.ZodType>;
+  for (const name of Object.keys(properties)) {
+    if (HIDDEN_TOOL_PARAMS.includes(name)) {
+      delete properties[name];
+      continue;
+    }
+    let property = preferInteger(properties[name]);
+    const fallback = zodDefault(shape[name]);
+    if (property.default === undefined && fallback !== undefined) property = { ...property, default: fallback };
+    if (name === 'projection_preset') property = { ...property, default: DEFAULT_TOOL_PRESET };
+    properties[name] = property;
+  }
+  const required = Array.isArray(schema.required) ? schema.required.filter((n: string) => !HIDDEN_TOOL_PARAMS.includes(n)) : [];
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+  };
+}

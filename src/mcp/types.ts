@@ -1,0 +1,49 @@
+// Shapes the tool server and its OAuth endpoints are built from: configuration and the narrow
+// views of the key service, store and logger they use (structural, so fakes in tests fit).
+import type { KeyService } from '../storage/keys.ts';
+import type { Store } from '../storage/types.ts';
+import type { Executor } from '../operations/execute.ts';
+import type { Operation } from '../operations/types.ts';
+
+export type McpConfig = {
+  /** `{mcp_url}`: the public URL of the tool server, e.g. http://127.0.0.1:8081; also the OAuth issuer. */
+  publicUrl: string;
+  /** Public base URL of the REST API, linked from the docs and metadata. */
+  restBaseUrl: string;
+  /** Browser origins allowed to call the server (the server's own origin is always allowed). */
+  allowedOrigins: string[];
+  /** Accepted `Host` values (host or host:port); empty = only the public URL's host. */
+  allowedHosts: string[];
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  codeTtlSeconds: number;
+  serviceName: string;
+  /** Global cap on dynamic client registrations per hour, across all nodes (default 500). */
+  registrationsPerHourMax?: number;
+  /** Registered clients never used for this long are deleted (default 30 days). */
+  staleClientTtlSeconds?: number;
+};
+
+/** The key service of src/storage/keys.ts: OAuth access tokens are ordinary API keys. */
+export type { KeyService } from '../storage/keys.ts';
+
+export type Logger = {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
+
+export type McpDeps = {
+  executor: Executor;
+  operations: readonly Operation[];
+  keys: KeyService;
+  store: Store;
+  config: McpConfig;
+  logger: Logger;
+  /** Injected for tests; defaults to the system clock. */
+  clock?: () => Date;
+  /** The buffered per-key usage counter REST uses; without it usage is written straight to the store. */
+  usage?: { record(keyId: string, operation: string): void };
+  /** The per-key request limit REST uses, so a key has one budget across both transports. */
+  rateLimiter?: { consume(key: string): Promise<{ allowed: boolean; resetSeconds: number }> };
+};

@@ -1,0 +1,117 @@
+// The tool server and the REST API over one real service and the emulator: every tool returns the
+// REST `data` for the same input, errors carry the same code and message, and a key minted by the
+// OAuth flow works on REST until it is revoked, after which both transports refuse it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { startStack, type Stack } from '../helpers/stack.ts';
+import { freePort } from './harness.ts';
+import { approve } from '../oauth/consent-client.ts';
+import { MemoryProvider } from '../oauth/sdk-provider.ts';
+
+let stack: Stack;
+let mcpUrl: string;
+let m: any;
+before(async () => {
+  const port = await freePort();
+  mcpUrl = `http://127.0.0.1:${port}`;
+  stack = await startStack({ config: { mcpPublicUrl: mcpUrl } });
+  await stack.app.mcp.listen({ port, host: '127.0.0.1' });
+  m = stack.emulator.manifest;
+});
+after(() => stack.close());
+
+async function callTool(name: string, args: Record<string, unknown>, key = stack.key) {
+  const res = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Tool name, its arguments, and the REST path serving the same input. */
+function cases(): Array<[string, Record<string, unknown>, string]> {
+  const { id, commentId } = m.videos.withReplies;
+  const transcript = m.videos.withTranscripts;
+  return [
+    ['platform_get_user', { username: m.users.public }, `/v1/platform/users/${m.users.public}`],
+    ['platform_get_user_videos', { username: `@${m.users.public}`, count: 7, order: 'popular' }, `/v1/platform/users/${m.users.public}/videos?count=7&order=popular`],
+    ['platform_get_user_reposts', { username: m.users.withReposts ?? m.users.public, count: 4 }, `/v1/platform/users/${m.users.withReposts ?? m.users.public}/reposts?count=4`],
+    ['platform_get_user_likes', { username: m.users.public, count: 5 }, `/v1/platform/users/${m.users.public}/likes?count=5`],
+    ['platform_get_user_collections', { username: m.users.withPlaylists ?? m.users.public }, `/v1/platform/users/${m.users.withPlaylists ?? m.users.public}/collections`],
+    ['platform_get_user_followers', { username: m.users.public, count: 3 }, `/v1/platform/users/${m.users.public}/followers?count=3`],
+    ['platform_get_user_live', { username: m.users.live }, `/v1/platform/users/${m.users.live}/live`],
+    ['platform_get_video', { videoId: id }, `/v1/platform/videos/${id}`],
+    ['platform_get_video_comments', { videoId: id, count: 6 }, `/v1/platform/videos/${id}/comments?count=6`],
+    ['platform_get_comment_replies', { videoId: id, commentId }, `/v1/platform/videos/${id}/comments/${commentId}/replies`],
+    ['platform_get_video_transcript', { videoId: transcript.id, language: transcript.languages[0] }, `/v1/platform/videos/${transcript.id}/transcripts/${transcript.languages[0]}`],
+    ['platform_get_tag_videos', { tagName: m.tags.popular, count: 5 }, `/v1/platform/tags/${m.tags.popular}?count=5`],
+  ];
+}
+
+describe('every tool mirrors its REST operation', () => {
+  it('structuredContent equals REST data for the same input, in every preset', async () => {
+    const tools = cases();
+    assert.equal(tools.length, 12);
+    for (const [tool, args, path] of tools) {
+      for (const preset of ['full', 'standard', 'minimal']) {
+        const rest = await stack.get(`${path}${path.includes('?') ? '&' : '?'}projection_preset=${preset}`);
+        assert.equal(rest.status, 200, `${tool} REST: ${rest.body}`);
+        const mcp = await callTool(tool, { ...args, projection_preset: preset });
+        assert.equal(mcp.status, 200);
+        const result = mcp.body.result;
+        assert.notEqual(result.isError, true, `${tool}: ${JSON.stringify(result)}`);
+        assert.deepEqual(result.structuredContent, rest.json.data, `${tool} (${preset})`);
+        assert.deepEqual(JSON.parse(result.content[0].text), rest.json.data);
+      }
+    }
+  });
+
+  it('errors carry the same code and message on both transports', async () => {
+    const checks: Array<[string, Record<string, unknown>, string]> = [
+      ['platform_get_user', { username: 'no.such.user.zz9' }, '/v1/platform/users/no.such.user.zz9'],
+      ['platform_get_user_videos', { username: m.users.private }, `/v1/platform/users/${m.users.private}/videos`],
+      ['platform_get_user_live', { username: m.users.notLive }, `/v1/platform/users/${m.users.notLive}/live`],
+      ['platform_get_user_videos', { username: m.users.public, count: 99 }, `/v1/platform/users/${m.users.public}/videos?count=99`],
+    ];
+    for (const [tool, args, path] of checks) {
+      const rest = await stack.get(path);
+      const mcp = await callTool(tool, args);
+      const result = mcp.body.result;
+      assert.equal(result.isError, true, tool);
+      assert.equal(result.structuredContent.code, rest.json.code);
+      assert.equal(result.structuredContent.message, rest.json.detail);
+    }
+  });
+});
+
+describe('an OAuth-minted key is a REST key', () => {
+  it('works on REST, and after revocation fails on REST and MCP at once', async () => {
+    const redirect = 'http://localhost:6274/oauth/callback';
+    const provider = new MemoryProvider(redirect, {
+      client_name: 'MCP Inspector',
+      redirect_uris: [redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    assert.equal(await auth(provider, { serverUrl: mcpUrl }), 'REDIRECT');
+    const back = await approve(provider.authorizationUrl!, stack.key);
+    assert.equal(await auth(provider, { serverUrl: mcpUrl, authorizationCode: back.searchParams.get('code')! }), 'AUTHORIZED');
+    const minted = provider.tokens()!.access_token;
+    const path = `/v1/platform/users/${m.users.public}`;
+    const headers = { authorization: `Bearer ${minted}` };
+    assert.equal((await stack.app.rest.inject({ method: 'GET', url: path, headers })).statusCode, 200);
+    assert.equal((await callTool('platform_get_user', { username: m.users.public }, minted)).status, 200);
+
+    const revoke = await fetch(`${mcpUrl}/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: minted, client_id: provider.clientInformation()!.client_id }),
+    });
+    assert.equal(revoke.status, 200);
+    assert.equal((await stack.app.rest.inject({ method: 'GET', url: path, headers })).statusCode, 401);
+    assert.equal((await callTool('platform_get_user', { username: m.users.public }, minted)).status, 401);
+  });
+});
