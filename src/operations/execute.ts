@@ -1,8 +1,10 @@
 // Runs a registry operation for any transport: validates the raw input once, then answers from the
 // response cache (coalesced, stale-aware) or runs the operation and stores its serialised `data`.
 import type { z } from 'zod';
-import { AppError } from '../errors.ts';
+import { AppError, isAppError } from '../errors.ts';
 import type { Operation, OperationDeps, OperationResult, ProjectionPreset } from './types.ts';
+import type { CachePolicy, CacheResult, ResponseCache } from '../cache/types.ts';
+import { toEntry } from '../cache/response-cache.ts';
 import { project } from '../activitystreams/index.ts';
 
 export type Executor = {
@@ -35,14 +37,22 @@ export function createExecutor(deps: OperationDeps): Executor {
 
     async execute(op, input) {
       const policy = deps.policies[op.name];
-      const entry = await deps.cache.fetch(`op:${op.cacheKey(input)}`, policy, () => op.run(input, deps));
-      return {
-        body: entry.body,
-        etag: entry.etag,
-        cacheStatus: entry.status,
-        ageSeconds: entry.ageSeconds,
-        maxAgeSeconds: Math.max(0, policy.ttlSeconds - entry.ageSeconds),
-      };
+      try {
+        const entry = await deps.cache.fetch(`op:${op.cacheKey(input)}`, policy, () => runFromPlatform(op, input, deps));
+        return {
+          body: entry.body,
+          etag: entry.etag,
+          cacheStatus: entry.status,
+          ageSeconds: entry.ageSeconds,
+          maxAgeSeconds: Math.max(0, policy.ttlSeconds - entry.ageSeconds),
+        };
+      } catch (error) {
+        // No stale answer of its own to fall back on: serve the one built from stale platform data.
+        if (!(isAppError(error) && error.cause instanceof StaleAnswer)) throw error;
+        const { value, ageSeconds } = error.cause;
+        const entry = toEntry(value, 0);
+        return { body: entry.body, etag: entry.etag, cacheStatus: 'stale', ageSeconds, maxAgeSeconds: 0 };
+      }
     },
 
     view(result, preset) {
@@ -50,4 +60,44 @@ export function createExecutor(deps: OperationDeps): Executor {
       return preset === 'full' ? data : project(data, preset);
     },
   };
+}
+
+/** An answer built while the platform failed, from platform data served stale by the cache. */
+class StaleAnswer {
+  readonly value: unknown;
+  readonly ageSeconds: number;
+  constructor(value: unknown, ageSeconds: number) {
+    this.value = value;
+    this.ageSeconds = ageSeconds;
+  }
+}
+
+/**
+ * Runs the operation. When one of its platform reads was answered stale because the platform failed
+ * (stale-if-error), the result must not be stored as a fresh answer: it fails retryably, so the
+ * operation's own stale entry (or this StaleAnswer) is served and marked stale instead.
+ */
+async function runFromPlatform(op: Operation, input: Parameters<Operation['run']>[0], deps: OperationDeps): Promise<unknown> {
+  let oldest: CacheResult | undefined;
+  const cache: ResponseCache = {
+    async fetch(key, policy, load) {
+      const result = await deps.cache.fetch(key, policy, load);
+      if (servedOnError(result, policy) && (oldest === undefined || result.ageSeconds > oldest.ageSeconds)) oldest = result;
+      return result;
+    },
+    close: () => deps.cache.close(),
+  };
+  const value = await op.run(input, { ...deps, cache });
+  if (oldest === undefined) return value;
+  throw new AppError('upstream_error', 'The platform answered with an error or an unexpected response.', {
+    cause: new StaleAnswer(value, oldest.ageSeconds),
+  });
+}
+
+/**
+ * A stale result older than ttl + stale-while-revalidate can only come from stale-if-error.
+ * Policies are whole seconds, so the floored age compares exactly.
+ */
+function servedOnError(result: CacheResult, policy: CachePolicy): boolean {
+  return result.status === 'stale' && result.ageSeconds >= policy.ttlSeconds + policy.staleWhileRevalidateSeconds;
 }
