@@ -1,0 +1,121 @@
+// Turns one run's figures into the results JSON and the markdown table kept in bench/README.md.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, release, type } from 'node:os';
+import { join } from 'node:path';
+import type { CachedResult } from '../scenarios/cached.ts';
+import type { MissSeries } from '../scenarios/miss.ts';
+import type { CoalescingResult } from '../scenarios/coalescing.ts';
+import type { McpResult } from '../scenarios/mcp.ts';
+import type { MemoryResult } from '../scenarios/memory.ts';
+import type { ExportResult } from '../scenarios/export.ts';
+
+export type RunResults = {
+  date: string;
+  command: string;
+  machine: { cpu: string; cores: number; memoryGb: number; os: string };
+  node: string;
+  emulatorLatencyMs: number;
+  durationSeconds: number;
+  cached?: CachedResult;
+  miss?: MissSeries[];
+  coalescing?: CoalescingResult;
+  mcp?: McpResult;
+  memory?: MemoryResult;
+  export?: ExportResult;
+  targets: Array<{ name: string; target: string; value: string; met: boolean }>;
+};
+
+export function machine(): RunResults['machine'] {
+  const list = cpus();
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    os: `${type()} ${release()}`,
+  };
+}
+
+export function evaluateTargets(r: RunResults): RunResults['targets'] {
+  const targets: RunResults['targets'] = [];
+  if (r.cached) {
+    targets.push({ name: 'cached path throughput vs bare node:http', target: '≥ 0.6', value: String(r.cached.throughputRatio), met: r.cached.throughputRatio >= 0.6 });
+  }
+  for (const s of r.miss ?? []) {
+    targets.push({ name: `miss overhead p50, ${s.label}`, target: '≤ 3 ms', value: `${s.overheadP50Ms} ms`, met: s.overheadP50Ms <= 3 });
+  }
+  if (r.coalescing) {
+    const c = r.coalescing;
+    targets.push({ name: `platform requests for ${c.concurrent} identical cold requests`, target: '1', value: String(c.platformRequests), met: c.platformRequests === 1 });
+  }
+  if (r.mcp) targets.push({ name: 'MCP / REST latency (p50)', target: '≤ 1.5', value: String(r.mcp.latencyRatioP50), met: r.mcp.latencyRatioP50 <= 1.5 });
+  if (r.memory) {
+    const m = r.memory;
+    targets.push({ name: 'RSS growth after 200k requests / 20k keys', target: `≤ ${m.boundMb} MB (cache + 50 MB)`, value: `${m.rssGrowthMb} MB`, met: m.rssGrowthMb <= m.boundMb });
+  }
+  return targets;
+}
+
+export function markdownTable(r: RunResults): string {
+  const lines = [
+    `Run of ${r.date} on ${r.machine.cpu} (${r.machine.cores} cores, ${r.machine.memoryGb} GB), ${r.machine.os}, Node ${r.node}.`,
+    `Command: \`${r.command}\`; emulator latency ${r.emulatorLatencyMs} ms; whole run ${r.durationSeconds} s.`,
+    '',
+    '| Benchmark | Figure | Value |',
+    '|---|---|---|',
+  ];
+  const row = (a: string, b: string, c: string | number) => lines.push(`| ${a} | ${b} | ${c} |`);
+  if (r.cached) {
+    const c = r.cached;
+    row('1. cached 30-video page', `reelay req/s (p50 / p99 ms), ${c.connections} connections`, `${Math.round(c.reelay.requestsPerSecond)} (${c.reelay.latencyP50Ms} / ${c.reelay.latencyP99Ms})`);
+    row('', 'bare node:http, same bytes, req/s (p50 / p99 ms)', `${Math.round(c.bare.requestsPerSecond)} (${c.bare.latencyP50Ms} / ${c.bare.latencyP99Ms})`);
+    row('', 'ratio reelay / bare', c.throughputRatio);
+  }
+  for (const s of r.miss ?? []) {
+    row(`2. miss: ${s.label}`, 'overhead p50 / p99 ms (end-to-end p50 minus platform time)', `${s.overheadP50Ms} / ${s.overheadP99Ms} (e2e p50 ${s.endToEndP50Ms}, platform p50 ${s.upstreamP50Ms}, ${s.upstreamRequestsPerMiss} req/miss, n=${s.samples})`);
+  }
+  if (r.coalescing) {
+    const c = r.coalescing;
+    row('3. coalescing', `platform requests for ${c.concurrent} identical cold requests`, `${c.platformRequests} (one cold request alone: ${c.platformRequestsForOneColdRequest})`);
+  }
+  if (r.mcp) {
+    const m = r.mcp;
+    row('4. MCP vs REST', 'p50 ms MCP / REST (ratio)', `${m.mcpP50Ms} / ${m.restP50Ms} (${m.latencyRatioP50})`);
+    row('', 'p99 ms MCP / REST (ratio)', `${m.mcpP99Ms} / ${m.restP99Ms} (${m.latencyRatioP99})`);
+    row('', 'req/s under load MCP / REST (ratio)', `${Math.round(m.mcpLoad.requestsPerSecond)} / ${Math.round(m.restLoad.requestsPerSecond)} (${m.throughputRatio})`);
+  }
+  if (r.memory) {
+    const m = r.memory;
+    row('5. memory', `RSS before → after ${m.requests} requests over ${m.distinctKeys} keys (peak)`, `${m.rssBeforeMb} → ${m.rssAfterMb} MB (${m.rssPeakMb}); cache bound ${Math.round(m.cacheMaxBytes / 1024 / 1024)} MB; ${Math.round(m.load.requestsPerSecond)} req/s`);
+    row('', 'V8 heap used / external memory, before → after', `${m.heapUsedMb[0]} → ${m.heapUsedMb[1]} MB / ${m.externalMb[0]} → ${m.externalMb[1]} MB`);
+  }
+  if (r.export) {
+    const e = r.export;
+    row('6. export', `items/s paging ${e.items} videos to NDJSON (wall clock, process start included)`, `${e.itemsPerSecond} (${e.wallSeconds} s, ${e.platformRequests} platform requests)`);
+  }
+  lines.push('', '| Target | Goal | Measured | Met |', '|---|---|---|---|');
+  for (const t of r.targets) lines.push(`| ${t.name} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  return lines.join('\n');
+}
+
+/** `bench/results/<date>.json`, with `-2`, `-3`, ... when that day already has a run. */
+export function writeResults(dir: string, r: RunResults): string {
+  const day = r.date.slice(0, 10);
+  let path = join(dir, `${day}.json`);
+  for (let n = 2; existsSync(path) && n < 1000; n++) path = join(dir, `${day}-${n}.json`);
+  writeFileSync(path, `${JSON.stringify(r, null, 2)}\n`);
+  return path;
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+/** Replaces the table between the README's markers; leaves the README alone if they are missing. */
+export function updateReadme(readmePath: string, table: string): boolean {
+  if (!existsSync(readmePath)) return false;
+  const text = readFileSync(readmePath, 'utf8');
+  const from = text.indexOf(START);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) return false;
+  writeFileSync(readmePath, `${text.slice(0, from + START.length)}\n${table}\n${text.slice(to)}`);
+  return true;
+}

@@ -1,0 +1,78 @@
+// Benchmark 5: RSS of the service before and after 200,000 requests over 20,000 distinct keys,
+// on a service whose response cache is bounded (REELAY_CACHE_MAX_BYTES).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { authHeaders, type BenchContext } from '../lib/context.ts';
+import { runLoad, type LoadSummary } from '../lib/load.ts';
+import { round } from '../lib/measure.ts';
+
+export type MemoryResult = {
+  requests: number;
+  distinctKeys: number;
+  cacheMaxBytes: number;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  rssPeakMb: number;
+  rssGrowthMb: number;
+  boundMb: number;
+  /** Before and after, from the service's own /metrics: where the RSS lives. */
+  heapUsedMb: [number, number];
+  externalMb: [number, number];
+  load: LoadSummary;
+};
+
+const MB = 1024 * 1024;
+
+
+/** V8 heap in use and external (Buffer) memory as the service reports them on /metrics. */
+async function processMemory(ctx: BenchContext): Promise<{ heapUsedMb: number; externalMb: number }> {
+  const text = await (await fetch(`${ctx.service.restUrl}/metrics`)).text();
+  const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { heapUsedMb: round(read('reelay_nodejs_heap_size_used_bytes') / MB, 1), externalMb: round(read('reelay_nodejs_external_memory_bytes') / MB, 1) };
+}
+
+export async function benchMemory(ctx: BenchContext, cacheMaxBytes: number, options = { requests: 200_000, keys: 20_000, connections: 32 }): Promise<MemoryResult> {
+  // Single videos: each key is one platform request and about 10 KB, so 20,000 of them overflow the cache.
+  const paths = ctx.picks.videoIds(options.keys).map((id) => `/v1/platform/videos/${id}`);
+  if (paths.length < options.keys) throw new Error(`only ${paths.length} distinct paths`);
+  // Each key's ten requests come together (one miss, then hits) rather than in a cycle of 20,000,
+  // which would defeat any LRU smaller than the key space and turn the run into 200,000 misses.
+  const repeats = Math.ceil(options.requests / paths.length);
+  const pathsFile = join(ctx.workDir, 'memory-paths.json');
+  writeFileSync(pathsFile, JSON.stringify(paths.flatMap((path) => Array.from({ length: repeats }, () => path))));
+  const before = ctx.service.rssBytes();
+  const memoryBefore = await processMemory(ctx);
+  let peak = before;
+  // Sampling RSS once a second while the load runs (a benchmark, not a test: timing is the point).
+  const sampler = setInterval(() => (peak = Math.max(peak, ctx.service.rssBytes())), 1000);
+  let load: LoadSummary;
+  try {
+    load = await runLoad({
+      url: ctx.service.restUrl,
+      connections: options.connections,
+      amount: options.requests,
+      headers: authHeaders(ctx.key),
+      pathsFile,
+    }, 600_000);
+  } finally {
+    clearInterval(sampler);
+  }
+  const after = ctx.service.rssBytes();
+  const memoryAfter = await processMemory(ctx);
+  peak = Math.max(peak, after);
+  const result: MemoryResult = {
+    requests: load.requestsTotal,
+    distinctKeys: paths.length,
+    cacheMaxBytes,
+    rssBeforeMb: round(before / MB, 1),
+    rssAfterMb: round(after / MB, 1),
+    rssPeakMb: round(peak / MB, 1),
+    rssGrowthMb: round((after - before) / MB, 1),
+    boundMb: round(cacheMaxBytes / MB + 50, 1),
+    heapUsedMb: [memoryBefore.heapUsedMb, memoryAfter.heapUsedMb],
+    externalMb: [memoryBefore.externalMb, memoryAfter.externalMb],
+    load,
+  };
+  ctx.log(`memory: RSS ${result.rssBeforeMb} -> ${result.rssAfterMb} MB (peak ${result.rssPeakMb}) after ${result.requests} requests`);
+  return result;
+}
