@@ -41,7 +41,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   /** Loads, stores and returns the fresh entry; coalesced per key (across processes with Redis). */
   function load(key: string, policy: CachePolicy, fn: () => Promise<unknown>, seen: StoredEntry | undefined) {
-    const produce = async (): Promise<StoredEntry> => {
+    const produce = async (): Promise<LoadedEntry> => {
       let value: unknown;
       try {
         value = await fn();
@@ -52,7 +52,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       }
       const entry = toEntry(value, clock.now());
       await write(key, entry, storeTtlSeconds(policy, maxStaleSeconds));
-      return entry;
+      // The value travels with the entry to this process's callers, so they need not parse it back.
+      return { ...entry, value };
     };
     // A waiter on another node takes that node's result from the store: anything newer than what it saw.
     const peek = async () => {
@@ -212,7 +213,11 @@ export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-function result(entry: StoredEntry, status: CacheStatus, nowMs: number): CacheResult {
+/** An entry just loaded in this process, with the value it serialises. */
+type LoadedEntry = StoredEntry & { value?: unknown };
+
+function result(entry: LoadedEntry, status: CacheStatus, nowMs: number): CacheResult {
   const ageSeconds = Math.max(0, Math.floor((nowMs - entry.storedAtMs) / 1000));
-  return { body: entry.body, etag: entry.etag, storedAtMs: entry.storedAtMs, status, ageSeconds };
+  const base = { body: entry.body, etag: entry.etag, storedAtMs: entry.storedAtMs, status, ageSeconds };
+  return 'value' in entry ? { ...base, value: entry.value } : base;
 }

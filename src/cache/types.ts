@@ -21,7 +21,12 @@ export type StoredEntry = {
   storedAtMs: number;
 };
 
-export type CacheResult = StoredEntry & { status: CacheStatus; ageSeconds: number };
+export type CacheResult = StoredEntry & {
+  status: CacheStatus;
+  ageSeconds: number;
+  /** The value itself when this call, or one coalesced with it in this process, just loaded it. */
+  value?: unknown;
+};
 
 /** A bounded byte store with per-entry expiry (memory LRU bounded in bytes, or Redis with TTLs). */
 export interface ByteStore {

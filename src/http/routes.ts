@@ -77,8 +77,8 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
     const document = JSON.parse(result.body.toString('utf8')) as { content: string };
     return reply.type('text/vtt; charset=utf-8').send(document.content);
   }
-  const body = preset === 'full' ? result.body : Buffer.from(JSON.stringify(deps.executor.view(result, preset)));
-  return reply.type('application/json; charset=utf-8').send(Buffer.concat([ENVELOPE_OPEN, body, ENVELOPE_CLOSE]));
+  const body = preset === 'full' ? result.envelope : Buffer.concat([ENVELOPE_OPEN, deps.executor.render(result, preset), ENVELOPE_CLOSE]);
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 async function withDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {

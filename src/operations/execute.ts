@@ -1,6 +1,7 @@
 // Runs a registry operation for any transport: validates the raw input once, then answers from the
 // response cache (coalesced, stale-aware) or runs the operation and stores its serialised `data`.
 import type { z } from 'zod';
+import { LRUCache } from 'lru-cache';
 import { AppError, isAppError } from '../errors.ts';
 import type { Operation, OperationDeps, OperationResult, ProjectionPreset } from './types.ts';
 import type { CachePolicy, CacheResult, ResponseCache } from '../cache/types.ts';
@@ -11,9 +12,14 @@ export type Executor = {
   /** Parses path+query (REST) or tool arguments (MCP); throws `invalid_request` naming each bad parameter. */
   parse(op: Operation, raw: Record<string, unknown>): z.infer<Operation['input']>;
   execute(op: Operation, input: z.infer<Operation['input']>): Promise<OperationResult>;
-  /** The `data` object of a result in a projection preset (full returns the cached object as is). */
+  /** JSON bytes of the `data` member in a projection preset (full: the cached bytes themselves). */
+  render(result: OperationResult, preset: ProjectionPreset): Buffer;
+  /** The `data` object of a result in a projection preset. */
   view(result: OperationResult, preset: ProjectionPreset): unknown;
 };
+
+/** Projected answers are content-addressed by ETag, so repeated presets cost one projection. */
+const RENDERED_BYTES_MAX = 32 * 1024 * 1024;
 
 export function createExecutor(deps: OperationDeps): Executor {
   // Unknown parameters are refused rather than ignored, so a misspelt `count` never goes unnoticed.
@@ -22,6 +28,17 @@ export function createExecutor(deps: OperationDeps): Executor {
     let schema = strict.get(op);
     if (!schema) strict.set(op, (schema = op.input.strict()));
     return schema;
+  };
+  const rendered = new LRUCache<string, Buffer>({ maxSize: RENDERED_BYTES_MAX, sizeCalculation: (bytes) => bytes.length || 1 });
+  const render = (result: OperationResult, preset: ProjectionPreset): Buffer => {
+    if (preset === 'full') return result.body;
+    const key = `${result.etag}:${preset}`;
+    let bytes = rendered.get(key);
+    if (!bytes) {
+      bytes = Buffer.from(JSON.stringify(project(JSON.parse(result.body.toString('utf8')), preset)));
+      rendered.set(key, bytes);
+    }
+    return bytes;
   };
   return {
     parse(op, raw) {
@@ -38,9 +55,11 @@ export function createExecutor(deps: OperationDeps): Executor {
     async execute(op, input) {
       const policy = deps.policies[op.name];
       try {
-        const entry = await deps.cache.fetch(`op:${op.cacheKey(input)}`, policy, () => runFromPlatform(op, input, deps));
+        // Stored as the REST envelope so a hit is sent without copying; `body` is a view of its data.
+        const entry = await deps.cache.fetch(`op:${op.cacheKey(input)}`, policy, async () => ({ data: await runFromPlatform(op, input, deps) }));
         return {
-          body: entry.body,
+          envelope: entry.body,
+          body: dataOf(entry.body),
           etag: entry.etag,
           cacheStatus: entry.status,
           ageSeconds: entry.ageSeconds,
@@ -50,16 +69,21 @@ export function createExecutor(deps: OperationDeps): Executor {
         // No stale answer of its own to fall back on: serve the one built from stale platform data.
         if (!(isAppError(error) && error.cause instanceof StaleAnswer)) throw error;
         const { value, ageSeconds } = error.cause;
-        const entry = toEntry(value, 0);
-        return { body: entry.body, etag: entry.etag, cacheStatus: 'stale', ageSeconds, maxAgeSeconds: 0 };
+        const entry = toEntry({ data: value }, 0);
+        return { envelope: entry.body, body: dataOf(entry.body), etag: entry.etag, cacheStatus: 'stale', ageSeconds, maxAgeSeconds: 0 };
       }
     },
 
-    view(result, preset) {
-      const data: unknown = JSON.parse(result.body.toString('utf8'));
-      return preset === 'full' ? data : project(data, preset);
-    },
+    render,
+    view: (result, preset) => JSON.parse(render(result, preset).toString('utf8')),
   };
+}
+
+const ENVELOPE_OPEN_BYTES = Buffer.byteLength('{"data":');
+
+/** The `data` member's bytes inside `{"data":...}` (JSON.stringify of `{ data }` is exactly that). */
+function dataOf(envelope: Buffer): Buffer {
+  return envelope.subarray(ENVELOPE_OPEN_BYTES, envelope.length - 1);
 }
 
 /** An answer built while the platform failed, from platform data served stale by the cache. */

@@ -13,7 +13,7 @@ export async function cachedUpstream<T>(
   load: () => Promise<T>,
 ): Promise<T> {
   const entry = await deps.cache.fetch(`up:${key}`, deps.policies[policyName], load);
-  return JSON.parse(entry.body.toString('utf8')) as T;
+  return ('value' in entry ? entry.value : JSON.parse(entry.body.toString('utf8'))) as T;
 }
 
 export function getUserCached(deps: OperationDeps, username: string): Promise<Fetched<RawUserProfile>> {

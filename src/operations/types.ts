@@ -24,7 +24,9 @@ export type OperationDeps = {
 
 /** Where the data came from, for Cache-Status/Age/ETag headers. */
 export type OperationResult = {
-  /** JSON bytes of the `data` member, exactly as cached. */
+  /** `{"data": ...}`: the REST answer, exactly as cached. */
+  envelope: Buffer;
+  /** JSON bytes of the `data` member (a view into `envelope`). */
   body: Buffer;
   etag: string;
   cacheStatus: 'hit' | 'miss' | 'stale';
