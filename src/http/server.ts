@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { clientErrorHandler, refuseConnect, type RawAnswer } from '../client-errors.ts';
 import { AppError, isAppError, type ErrorCode } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import type { Executor } from '../operations/execute.ts';
@@ -62,6 +63,16 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, error:
   return reply.code(problem.status).type('application/problem+json').send(JSON.stringify(problem));
 }
 
+/** A problem document for a connection that never became a request (no route, no request id of ours). */
+function rawProblem(status: number, publicUrl: string): RawAnswer {
+  const error =
+    status === 405
+      ? new AppError('method_not_allowed', 'CONNECT is not supported.')
+      : new AppError('invalid_request', status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.');
+  const problem = { ...toProblem(error, '', randomUUID(), publicUrl), status };
+  return { contentType: 'application/problem+json', body: JSON.stringify(problem) };
+}
+
 /** Fastify's own errors (bad content type, huge body, bad URL) as reelay codes. */
 function fromFrameworkError(error: { statusCode?: number; code?: string }): AppError | undefined {
   const byStatus: Record<number, [ErrorCode, string]> = {
@@ -86,7 +97,12 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    clientErrorHandler: clientErrorHandler((status) => rawProblem(status, config.publicUrl)),
+    // Bad percent-encoding and over-long path parameters never reach a route: answer them here.
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(reply, request, new AppError('invalid_request', 'The request path is malformed or too long.', { cause: error }), config.publicUrl),
   });
+  refuseConnect(app.server, (status) => rawProblem(status, config.publicUrl));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,12 +1,14 @@
 // The tool server's own Fastify listener: MCP Streamable HTTP at POST / (Bearer API keys), and the
 // OAuth 2.1 authorization server on the same origin. The caller owns `.listen()` and `.close()`.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { clientErrorHandler, refuseConnect, type RawAnswer } from '../client-errors.ts';
 import { registerOAuthRoutes } from '../oauth/routes.ts';
 import { toServerUrls } from '../oauth/urls.ts';
 import { authenticateBearer } from './bearer.ts';
 import { createGuard } from './guard.ts';
 import { runExchange, type ExchangeDeps } from './protocol.ts';
-import { buildToolDefinitions, createToolCaller } from './tools.ts';
+import { buildToolDefinitions, createToolCaller, createToolInvoker } from './tools.ts';
+import { tryFastToolCall } from './fast-call.ts';
 import type { McpDeps } from './types.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
@@ -19,14 +21,29 @@ function instructionsFor(serviceName: string): string {
   return `${serviceName} reads public data of the short-video platform (profiles, videos, comments, followers, live rooms, transcripts) and answers ActivityStreams JSON. Start with platform_get_user or platform_get_video; page collections with the nextCursor of the previous page. Use projection_preset=minimal to keep answers small.`;
 }
 
+/** What a connection that never became a request gets: a JSON-RPC error without an id. */
+function rawJsonRpcError(status: number): RawAnswer {
+  const message = status === 405 ? 'Method not allowed: use POST' : status === 431 ? 'Request headers too large' : 'Bad request';
+  return { contentType: 'application/json', body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }) };
+}
+
 export function createMcpServer(deps: McpDeps): FastifyInstance {
   const urls = toServerUrls(deps.config.publicUrl);
-  const app = Fastify({ logger: false, bodyLimit: MCP_BODY_BYTES_MAX, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MCP_BODY_BYTES_MAX,
+    return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(rawJsonRpcError),
+    // Malformed URLs and over-long parameters: the same answers as any other bad request here.
+    frameworkErrors: (error, request, reply) => answerError(request.url, reply, { statusCode: 400, code: error.code }),
+  });
+  refuseConnect(app.server, rawJsonRpcError);
+  const invoke = createToolInvoker(deps);
   const exchange: ExchangeDeps = {
     serviceName: deps.config.serviceName,
     instructions: instructionsFor(deps.config.serviceName),
     tools: buildToolDefinitions(deps.operations),
-    callTool: createToolCaller(deps),
+    callTool: createToolCaller(invoke),
   };
 
   app.removeAllContentTypeParsers();
@@ -41,12 +58,18 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addHook('onRequest', createGuard(deps.config));
 
-  app.setErrorHandler((err: { statusCode?: number; code?: string }, request, reply) => {
+  /** JSON-RPC errors on the MCP endpoint, RFC 6749 bodies on the OAuth endpoints. */
+  function answerError(url: string, reply: FastifyReply, err: { statusCode?: number; code?: string }) {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) deps.logger.error({ err, reqId: request.id, url: request.url.split('?')[0] }, 'tool server error');
+    if (status === 500) deps.logger.error({ err, url: url.split('?')[0] }, 'tool server error');
     const message = status === 413 ? 'Request body too large' : status === 500 ? 'Internal error' : 'Bad request';
+    if (url.split('?')[0] === '/') {
+      const code = status === 500 ? -32603 : -32600;
+      return reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+    }
     return reply.code(status).send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: message });
-  });
+  }
+  app.setErrorHandler((err: { statusCode?: number; code?: string }, request, reply) => answerError(request.url, reply, err));
 
   app.post('/', async (request, reply) => {
     const auth = await authenticateBearer(request, reply, deps.keys, urls);
@@ -55,6 +78,8 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     if (body && typeof body === 'object' && INVALID_JSON in body) {
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null });
     }
+    const fast = await tryFastToolCall(request, request.body, invoke, auth.key);
+    if (fast) return reply.code(200).type('application/json').send(fast);
     return runExchange(request, reply, exchange, auth.key, request.body);
   });
 

@@ -2,6 +2,7 @@
 // schemas, read-only annotations) and calling (the same executor as REST, so structuredContent is
 // exactly the REST `data` in the chosen preset). Errors a model can react to are tool results.
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { LRUCache } from 'lru-cache';
 import { AppError, toAppError } from '../errors.ts';
 import type { Operation, ProjectionPreset } from '../operations/types.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
@@ -39,10 +40,11 @@ export function buildToolDefinitions(operations: readonly Operation[]): ToolDefi
   }));
 }
 
-function toolResult(data: Record<string, unknown>, isError: boolean): ToolResult {
-  const result: ToolResult = { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
-  if (isError) result.isError = true;
-  return result;
+/** A CallToolResult as JSON bytes: the data once as structuredContent and once as text. */
+function toolResultBytes(dataJson: Buffer, isError: boolean): Buffer {
+  const text = JSON.stringify(dataJson.toString('utf8'));
+  const tail = isError ? ',"isError":true}' : '}';
+  return Buffer.concat([Buffer.from(`{"content":[{"type":"text","text":${text}}],"structuredContent":`), dataJson, Buffer.from(tail)]);
 }
 
 /** A JSON-RPC error the SDK sends as is (McpError would prefix its message with "MCP error <code>:"). */
@@ -52,15 +54,22 @@ function rpcError(code: number, message: string): Error {
 
 export type ToolCaller = (name: string, args: Record<string, unknown> | undefined, key: ApiKeyRecord) => Promise<ToolResult>;
 
-export function createToolCaller(
+/** A tool call's CallToolResult, already serialised; undefined when no such tool exists. */
+export type ToolInvoker = (name: string, args: Record<string, unknown> | undefined, key: ApiKeyRecord) => Promise<Buffer | undefined>;
+
+/** Serialised successful results, content-addressed by the answer's ETag and preset. */
+const RESULT_BYTES_MAX = 32 * 1024 * 1024;
+
+export function createToolInvoker(
   deps: Pick<McpDeps, 'executor' | 'operations' | 'store' | 'logger' | 'clock' | 'usage' | 'rateLimiter'>,
-): ToolCaller {
+): ToolInvoker {
   const byTool = new Map(deps.operations.map((op) => [op.tool, op]));
   const clock = deps.clock ?? (() => new Date());
+  const serialised = new LRUCache<string, Buffer>({ maxSize: RESULT_BYTES_MAX, sizeCalculation: (bytes) => bytes.length || 1 });
 
-  return async function callTool(name, args, key) {
+  return async function invoke(name, args, key) {
     const op = byTool.get(name);
-    if (!op) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!op) return undefined;
     try {
       const decision = await deps.rateLimiter?.consume(key.id);
       if (decision && !decision.allowed) {
@@ -73,14 +82,16 @@ export function createToolCaller(
       const input = deps.executor.parse(op, raw) as { projection_preset?: ProjectionPreset };
       const preset = input.projection_preset ?? DEFAULT_TOOL_PRESET;
       const result = await deps.executor.execute(op, input);
-      const data = deps.executor.view(result, preset) as Record<string, unknown>;
       if (deps.usage) deps.usage.record(key.id, op.name);
       else {
         deps.store.addUsage(key.id, op.name, clock()).catch((err: unknown) => {
           deps.logger.warn({ err, keyPrefix: key.prefix }, 'usage not recorded');
         });
       }
-      return toolResult(data, false);
+      const memoKey = `${result.etag}:${preset}`;
+      let bytes = serialised.get(memoKey);
+      if (!bytes) serialised.set(memoKey, (bytes = toolResultBytes(deps.executor.render(result, preset), false)));
+      return bytes;
     } catch (err) {
       const appError = toAppError(err);
       if (appError.code === 'internal') {
@@ -88,7 +99,17 @@ export function createToolCaller(
         // JSON-RPC internal error with a generic message: internal text never crosses the wire.
         throw rpcError(ErrorCode.InternalError, 'Internal error');
       }
-      return toolResult({ code: appError.code, message: appError.message, ...appError.details }, true);
+      const problem = { code: appError.code, message: appError.message, ...appError.details };
+      return toolResultBytes(Buffer.from(JSON.stringify(problem)), true);
     }
+  };
+}
+
+/** The SDK's tool handler: the invoker's bytes as an object; unknown tools are JSON-RPC errors. */
+export function createToolCaller(invoke: ToolInvoker): ToolCaller {
+  return async (name, args, key) => {
+    const bytes = await invoke(name, args, key);
+    if (!bytes) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    return JSON.parse(bytes.toString('utf8')) as ToolResult;
   };
 }

@@ -1,5 +1,6 @@
 // Test harness for the tool server: the real server, store (SQLite in memory) and key service, over
 // a fake executor that answers from the golden AS2 fixtures, listening on 127.0.0.1.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { AppError } from '../../src/errors.ts';
@@ -35,6 +36,7 @@ export function createFakeExecutor(calls: Array<{ tool: string; input: unknown }
   const real = createExecutor({} as OperationDeps);
   return {
     parse: real.parse,
+    render: real.render,
     view: real.view,
     async execute(op: Operation, input: Record<string, unknown>) {
       calls.push({ tool: op.tool, input });
@@ -46,8 +48,10 @@ export function createFakeExecutor(calls: Array<{ tool: string; input: unknown }
       if (op.tool === 'platform_get_video_transcript') {
         throw new AppError('no_transcript', `Video ${input.videoId} has no transcript in ${input.language}.`, { details: { languages: ['en-US'] } });
       }
-      const body = Buffer.from(JSON.stringify(golden(GOLDEN_BY_TOOL[op.tool])));
-      return { body, etag: '"x"', cacheStatus: 'miss' as const, ageSeconds: 0, maxAgeSeconds: 60 };
+      const envelope = Buffer.from(JSON.stringify({ data: golden(GOLDEN_BY_TOOL[op.tool]) }));
+      const body = envelope.subarray('{"data":'.length, envelope.length - 1);
+      const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+      return { envelope, body, etag, cacheStatus: 'miss' as const, ageSeconds: 0, maxAgeSeconds: 60 };
     },
   } as Executor;
 }

@@ -69,6 +69,27 @@ describe('every tool mirrors its REST operation', () => {
     }
   });
 
+  it('the fast tools/call path answers byte-for-byte what the SDK path answers', async () => {
+    const [tool, args] = cases()[1];
+    for (const preset of ['full', 'minimal']) {
+      const fast = await callTool(tool, { ...args, projection_preset: preset });
+      const viaSdk = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+        // `_meta` sends the request through the SDK's own server and transport.
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: { ...args, projection_preset: preset }, _meta: {} } }),
+      });
+      assert.deepEqual(fast.body, await viaSdk.json());
+    }
+    const missing = await callTool(tool, { username: 'no.such.user.zz9' });
+    const missingViaSdk = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: { username: 'no.such.user.zz9' }, _meta: {} } }),
+    });
+    assert.deepEqual(missing.body, await missingViaSdk.json());
+  });
+
   it('errors carry the same code and message on both transports', async () => {
     const checks: Array<[string, Record<string, unknown>, string]> = [
       ['platform_get_user', { username: 'no.such.user.zz9' }, '/v1/platform/users/no.such.user.zz9'],
