@@ -70,6 +70,15 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     return reply.code(status).send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: message });
   }
   app.setErrorHandler((err: { statusCode?: number; code?: string }, request, reply) => answerError(request.url, reply, err));
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.split('?')[0] === '/') {
+      return reply
+        .code(405)
+        .header('allow', 'POST')
+        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: use POST' }, id: null });
+    }
+    return reply.code(404).send({ error: 'not_found', error_description: 'No such endpoint on the tool server' });
+  });
 
   app.post('/', async (request, reply) => {
     const auth = await authenticateBearer(request, reply, deps.keys, urls);
