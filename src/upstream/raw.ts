@@ -1,6 +1,6 @@
 // Wire shapes of the platform's web endpoints, as recorded in ../shared/platform-samples/.
-// Schemas are loose: they pin what reelay reads and let everything else through, so a new
-// platform field never breaks parsing while a missing or retyped one is caught as a changed shape.
+// Schemas pin what reelay reads and drop the rest: a new platform field never breaks parsing, a
+// missing or retyped one is caught as a changed shape, and cached platform pages stay small.
 import { z } from 'zod';
 
 const str = z.string();
@@ -8,7 +8,7 @@ const str = z.string();
 const num = z.union([z.number(), z.string()]);
 const urlList = z.array(z.string());
 
-export const RawAuthor = z.looseObject({
+export const RawAuthor = z.object({
   id: str,
   uniqueId: str,
   nickname: str.optional(),
@@ -25,15 +25,15 @@ export const RawAuthor = z.looseObject({
   createTime: num.optional(),
   language: str.optional(),
   region: str.optional(),
-  bioLink: z.looseObject({ link: str, risk: z.number().optional() }).optional(),
-  profileTab: z.looseObject({ showPlayListTab: z.boolean().optional() }).optional(),
+  bioLink: z.object({ link: str, risk: z.number().optional() }).optional(),
+  profileTab: z.object({ showPlayListTab: z.boolean().optional() }).optional(),
   canExpPlaylist: z.boolean().optional(),
   followingVisibility: z.number().optional(),
 });
 export type RawAuthor = z.infer<typeof RawAuthor>;
 
 /** `stats` holds rounded numbers; `statsV2` the exact values as strings. */
-export const RawUserStats = z.looseObject({
+export const RawUserStats = z.object({
   followerCount: num.optional(),
   followingCount: num.optional(),
   heart: num.optional(),
@@ -44,7 +44,7 @@ export const RawUserStats = z.looseObject({
 });
 export type RawUserStats = z.infer<typeof RawUserStats>;
 
-export const RawItemStats = z.looseObject({
+export const RawItemStats = z.object({
   playCount: num.optional(),
   diggCount: num.optional(),
   commentCount: num.optional(),
@@ -54,7 +54,7 @@ export const RawItemStats = z.looseObject({
 });
 export type RawItemStats = z.infer<typeof RawItemStats>;
 
-export const RawPlayAddr = z.looseObject({
+export const RawPlayAddr = z.object({
   DataSize: num.optional(),
   Width: z.number().optional(),
   Height: z.number().optional(),
@@ -64,7 +64,7 @@ export const RawPlayAddr = z.looseObject({
   FileHash: str.optional(),
 });
 
-export const RawBitrateInfo = z.looseObject({
+export const RawBitrateInfo = z.object({
   Bitrate: z.number(),
   CodecType: str.optional(),
   Format: str.optional(),
@@ -74,7 +74,7 @@ export const RawBitrateInfo = z.looseObject({
 });
 export type RawBitrateInfo = z.infer<typeof RawBitrateInfo>;
 
-export const RawSubtitleInfo = z.looseObject({
+export const RawSubtitleInfo = z.object({
   Format: str.optional(),
   LanguageCodeName: str,
   LanguageID: str.optional(),
@@ -86,7 +86,7 @@ export const RawSubtitleInfo = z.looseObject({
 });
 export type RawSubtitleInfo = z.infer<typeof RawSubtitleInfo>;
 
-export const RawVideo = z.looseObject({
+export const RawVideo = z.object({
   id: str.optional(),
   duration: z.number().optional(),
   width: z.number().optional(),
@@ -106,7 +106,7 @@ export const RawVideo = z.looseObject({
 });
 export type RawVideo = z.infer<typeof RawVideo>;
 
-export const RawMusic = z.looseObject({
+export const RawMusic = z.object({
   id: str,
   title: str.optional(),
   authorName: str.optional(),
@@ -122,7 +122,7 @@ export const RawMusic = z.looseObject({
 });
 export type RawMusic = z.infer<typeof RawMusic>;
 
-export const RawChallenge = z.looseObject({
+export const RawChallenge = z.object({
   id: str,
   title: str,
   desc: str.optional(),
@@ -131,7 +131,7 @@ export const RawChallenge = z.looseObject({
 });
 export type RawChallenge = z.infer<typeof RawChallenge>;
 
-export const RawTextExtra = z.looseObject({
+export const RawTextExtra = z.object({
   type: z.number().optional(),
   hashtagName: str.optional(),
   hashtagId: str.optional(),
@@ -140,22 +140,22 @@ export const RawTextExtra = z.looseObject({
   end: z.number().optional(),
 });
 
-export const RawImagePost = z.looseObject({
+export const RawImagePost = z.object({
   images: z.array(
-    z.looseObject({
-      imageURL: z.looseObject({ urlList: urlList }),
+    z.object({
+      imageURL: z.object({ urlList: urlList }),
       imageWidth: z.number().optional(),
       imageHeight: z.number().optional(),
     }),
   ),
-  cover: z.looseObject({ imageURL: z.looseObject({ urlList: urlList }).optional() }).optional(),
+  cover: z.object({ imageURL: z.object({ urlList: urlList }).optional() }).optional(),
   title: str.optional(),
 });
 
-export const RawPoi = z.looseObject({ id: str.optional(), name: str, city: str.optional(), country: str.optional() });
+export const RawPoi = z.object({ id: str.optional(), name: str, city: str.optional(), country: str.optional() });
 
 /** `itemStruct`: one video (or photo post) in the camelCase dialect. */
-export const RawItem = z.looseObject({
+export const RawItem = z.object({
   id: str,
   desc: str.optional(),
   createTime: num,
@@ -189,14 +189,14 @@ const statusFields = {
   statusMsg: str.optional(),
 };
 
-export const RawUserDetailBody = z.looseObject({
+export const RawUserDetailBody = z.object({
   ...statusFields,
-  userInfo: z.looseObject({ user: RawAuthor, stats: RawUserStats.optional(), statsV2: RawUserStats.optional() }),
+  userInfo: z.object({ user: RawAuthor, stats: RawUserStats.optional(), statsV2: RawUserStats.optional() }),
 });
 export type RawUserDetailBody = z.infer<typeof RawUserDetailBody>;
 
 /** post, repost, favorite, challenge and mix item lists share this shape. */
-export const RawItemListBody = z.looseObject({
+export const RawItemListBody = z.object({
   ...statusFields,
   itemList: z.array(RawItem).optional(),
   hasMore: z.boolean().optional(),
@@ -204,7 +204,7 @@ export const RawItemListBody = z.looseObject({
 });
 export type RawItemListBody = z.infer<typeof RawItemListBody>;
 
-export const RawUserListEntry = z.looseObject({
+export const RawUserListEntry = z.object({
   user: RawAuthor,
   stats: RawUserStats.optional(),
   statsV2: RawUserStats.optional(),
@@ -212,7 +212,7 @@ export const RawUserListEntry = z.looseObject({
 export type RawUserListEntry = z.infer<typeof RawUserListEntry>;
 
 /** `/api/user/list/`: a hidden list omits `userList` entirely (PLATFORM.md §2.7). */
-export const RawUserListBody = z.looseObject({
+export const RawUserListBody = z.object({
   ...statusFields,
   userList: z.array(RawUserListEntry).optional(),
   hasMore: z.boolean().optional(),
@@ -222,7 +222,7 @@ export const RawUserListBody = z.looseObject({
 });
 export type RawUserListBody = z.infer<typeof RawUserListBody>;
 
-export const RawPlaylist = z.looseObject({
+export const RawPlaylist = z.object({
   mixId: str.optional(),
   id: str.optional(),
   mixName: str.optional(),
@@ -233,7 +233,7 @@ export const RawPlaylist = z.looseObject({
 });
 export type RawPlaylist = z.infer<typeof RawPlaylist>;
 
-export const RawPlaylistBody = z.looseObject({
+export const RawPlaylistBody = z.object({
   ...statusFields,
   playList: z.array(RawPlaylist).optional(),
   hasMore: z.boolean().optional(),
@@ -241,16 +241,16 @@ export const RawPlaylistBody = z.looseObject({
 });
 export type RawPlaylistBody = z.infer<typeof RawPlaylistBody>;
 
-export const RawItemDetailBody = z.looseObject({
+export const RawItemDetailBody = z.object({
   ...statusFields,
-  itemInfo: z.looseObject({ itemStruct: RawItem }).optional(),
+  itemInfo: z.object({ itemStruct: RawItem }).optional(),
 });
 export type RawItemDetailBody = z.infer<typeof RawItemDetailBody>;
 
-const RawImageUrls = z.looseObject({ uri: str.optional(), url_list: urlList });
+const RawImageUrls = z.object({ uri: str.optional(), url_list: urlList });
 
 /** snake_case (aweme) user of the comment endpoints. */
-export const RawCommentUser = z.looseObject({
+export const RawCommentUser = z.object({
   uid: str,
   unique_id: str,
   nickname: str.optional(),
@@ -260,7 +260,7 @@ export const RawCommentUser = z.looseObject({
 });
 export type RawCommentUser = z.infer<typeof RawCommentUser>;
 
-export const RawComment = z.looseObject({
+export const RawComment = z.object({
   cid: str,
   aweme_id: str,
   text: str,
@@ -276,11 +276,11 @@ export const RawComment = z.looseObject({
   user_digged: z.number().optional(),
   is_author_digged: z.boolean().optional(),
   user: RawCommentUser,
-  share_info: z.looseObject({ url: str.optional() }).optional(),
+  share_info: z.object({ url: str.optional() }).optional(),
 });
 export type RawComment = z.infer<typeof RawComment>;
 
-export const RawCommentListBody = z.looseObject({
+export const RawCommentListBody = z.object({
   status_code: z.number().optional(),
   status_msg: str.optional(),
   comments: z.array(RawComment).nullable().optional(),
@@ -290,20 +290,20 @@ export const RawCommentListBody = z.looseObject({
 });
 export type RawCommentListBody = z.infer<typeof RawCommentListBody>;
 
-export const RawChallengeDetailBody = z.looseObject({
+export const RawChallengeDetailBody = z.object({
   ...statusFields,
   challengeInfo: z
     .looseObject({
       challenge: RawChallenge,
-      stats: z.looseObject({ videoCount: num.optional(), viewCount: num.optional() }).optional(),
-      statsV2: z.looseObject({ videoCount: num.optional(), viewCount: num.optional() }).optional(),
+      stats: z.object({ videoCount: num.optional(), viewCount: num.optional() }).optional(),
+      statsV2: z.object({ videoCount: num.optional(), viewCount: num.optional() }).optional(),
     })
     .optional(),
 });
 export type RawChallengeDetailBody = z.infer<typeof RawChallengeDetailBody>;
 
 /** `/api-live/user/room/` (PLATFORM.md §2.11). */
-export const RawLiveUserRoomBody = z.looseObject({
+export const RawLiveUserRoomBody = z.object({
   statusCode: z.number().optional(),
   message: str.optional(),
   data: z
@@ -318,7 +318,7 @@ export const RawLiveUserRoomBody = z.looseObject({
           coverUrl: str.optional(),
           streamId: str.optional(),
           mode: z.number().optional(),
-          liveRoomStats: z.looseObject({ userCount: num.optional(), enterCount: num.optional() }).optional(),
+          liveRoomStats: z.object({ userCount: num.optional(), enterCount: num.optional() }).optional(),
         })
         .nullable()
         .optional(),
@@ -329,7 +329,7 @@ export const RawLiveUserRoomBody = z.looseObject({
 export type RawLiveUserRoomBody = z.infer<typeof RawLiveUserRoomBody>;
 
 /** `webcast/room/info/` data. */
-export const RawRoomInfo = z.looseObject({
+export const RawRoomInfo = z.object({
   id_str: str.optional(),
   status: z.number(),
   title: str.optional(),
@@ -340,7 +340,7 @@ export const RawRoomInfo = z.looseObject({
   owner: z
     .looseObject({ id_str: str.optional(), id: num.optional(), nickname: str.optional(), display_id: str.optional() })
     .optional(),
-  cover: z.looseObject({ url_list: urlList }).optional(),
+  cover: z.object({ url_list: urlList }).optional(),
   stream_url: z
     .looseObject({
       flv_pull_url: z.record(str, str).optional(),
@@ -352,8 +352,8 @@ export const RawRoomInfo = z.looseObject({
 });
 export type RawRoomInfo = z.infer<typeof RawRoomInfo>;
 
-export const RawRoomInfoBody = z.looseObject({
+export const RawRoomInfoBody = z.object({
   status_code: z.number(),
-  data: z.union([RawRoomInfo, z.looseObject({ message: str.optional(), prompts: str.optional() })]).optional(),
+  data: z.union([RawRoomInfo, z.object({ message: str.optional(), prompts: str.optional() })]).optional(),
 });
 export type RawRoomInfoBody = z.infer<typeof RawRoomInfoBody>;

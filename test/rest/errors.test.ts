@@ -122,11 +122,11 @@ describe('429 rate_limited', () => {
 });
 
 describe('502, 503 and 504 from platform failures', () => {
-  const faulty = async (kind: string, extra: Record<string, unknown> = {}) => {
+  const faulty = async (kind: string, extra: Record<string, unknown> = {}, config = { requestTimeoutMs: '500', requestDeadlineMs: '2500' }) => {
     // The profile page is the client's fallback for the profile API, so both fail.
     const rules = ['/api/user/detail/', '/@*'].map((path) => ({ path, probability: 1, kind, ...extra }));
     emulator.setFaults({ rules } as any);
-    const s = await startStack({ emulatorInstance: emulator, config: { requestTimeoutMs: '500', requestDeadlineMs: '2500' } });
+    const s = await startStack({ emulatorInstance: emulator, config });
     try {
       return await s.get(`/v1/platform/users/${m.users.notLive}`);
     } finally {
@@ -143,6 +143,7 @@ describe('502, 503 and 504 from platform failures', () => {
     assert.ok(Number(res.headers['retry-after']) >= 1);
   });
   it('a platform slower than the deadline is upstream_timeout', async () => {
-    assertProblem(await faulty('latency', { latencyMs: 4000 }), 504, 'upstream_timeout');
+    // The API deadline (1.5 s) ends the request while the first platform attempt (3 s bound) still waits.
+    assertProblem(await faulty('latency', { latencyMs: 4000 }, { requestTimeoutMs: '3000', requestDeadlineMs: '1500' }), 504, 'upstream_timeout');
   });
 });
