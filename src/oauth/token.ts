@@ -20,10 +20,12 @@ export type TokenDeps = {
 };
 
 type Grant = { accountId: string; resource: string | null; scope: string | null; familyId: string };
+/** What the issuance spends in the same transaction: the code it redeems or the token it rotates. */
+type Spends = { codeHash: string } | { rotatedHash: string };
 
-async function issueTokens(deps: TokenDeps, client: OAuthClientRecord, grant: Grant) {
-  const now = deps.clock();
-  const { key, record } = await deps.keys.create({
+/** The token answer, or null when the code or refresh token was spent by a concurrent request. */
+async function issueTokens(deps: TokenDeps, client: OAuthClientRecord, grant: Grant, spends: Spends, now: Date) {
+  const { key, record } = await deps.keys.prepare({
     accountId: grant.accountId,
     name: `oauth:${clientName(client)}`,
     expiresAt: new Date(now.getTime() + deps.accessTokenTtlSeconds * 1000),
@@ -31,9 +33,8 @@ async function issueTokens(deps: TokenDeps, client: OAuthClientRecord, grant: Gr
     resource: grant.resource ?? undefined,
   });
   const refreshToken = randomToken('rlyr_', 32);
-  const refreshHash = sha256Hex(refreshToken);
-  await deps.store.insertRefreshToken({
-    tokenHash: refreshHash,
+  const refresh = {
+    tokenHash: sha256Hex(refreshToken),
     clientId: client.clientId,
     accountId: grant.accountId,
     resource: grant.resource,
@@ -43,16 +44,17 @@ async function issueTokens(deps: TokenDeps, client: OAuthClientRecord, grant: Gr
     rotatedAt: null,
     revokedAt: null,
     keyId: record.id,
-  });
+  };
+  // One transaction spends the code or token and stores both tokens, so a crash leaves all or none.
+  if (!(await deps.store.issueGrant({ key: record, refresh, ...spends, at: now }))) return null;
   await deps.store.touchClient(client.clientId, now);
-  const body = {
+  return {
     access_token: key,
     token_type: 'Bearer',
     expires_in: deps.accessTokenTtlSeconds,
     refresh_token: refreshToken,
     ...(grant.scope ? { scope: grant.scope } : {}),
   };
-  return { body, keyId: record.id, refreshHash };
 }
 
 function checkResource(body: Record<string, unknown>, bound: string | null, urls: ServerUrls): void {
@@ -63,31 +65,46 @@ function checkResource(body: Record<string, unknown>, bound: string | null, urls
   }
 }
 
-async function authorizationCodeGrant(deps: TokenDeps, client: OAuthClientRecord, body: Record<string, unknown>) {
-  const code = field(body, 'code');
-  const verifier = field(body, 'code_verifier');
-  if (!code) throw new OAuthError('invalid_request', 'code is required.');
-  if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
-  const now = deps.clock();
-  const codeHash = sha256Hex(code);
-  const record = await deps.store.redeemAuthCode(codeHash, now);
+/** The code when it may be exchanged; otherwise throws, after revoking on reuse or spending it on a failed check. */
+async function checkCode(deps: TokenDeps, client: OAuthClientRecord, body: Record<string, unknown>, codeHash: string, now: Date) {
+  const record = await deps.store.getAuthCode(codeHash);
   if (!record) throw new OAuthError('invalid_grant', 'Unknown authorization code.');
   if (record.usedAt !== null) {
     await revokeIssuedFromCode(deps, record.issuedKeyId, record.issuedRefreshHash, now);
     throw new OAuthError('invalid_grant', 'Authorization code already used; what it issued is revoked.');
   }
-  if (record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'Code was issued to another client.');
-  if (record.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'Authorization code expired.');
-  const redirectUri = field(body, 'redirect_uri');
-  if (redirectUri === undefined || !safeEqual(redirectUri, record.redirectUri)) {
-    throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
+  try {
+    if (record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'Code was issued to another client.');
+    if (record.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'Authorization code expired.');
+    const redirectUri = field(body, 'redirect_uri');
+    if (redirectUri === undefined || !safeEqual(redirectUri, record.redirectUri)) {
+      throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
+    }
+    if (!verifyPkceS256(field(body, 'code_verifier') ?? '', record.codeChallenge)) {
+      throw new OAuthError('invalid_grant', 'PKCE verification failed.');
+    }
+    checkResource(body, record.resource, deps.urls);
+  } catch (error) {
+    // A code is spent by any presentation, also a refused one (RFC 6749 §4.1.2: single use).
+    await deps.store.redeemAuthCode(codeHash, now);
+    throw error;
   }
-  if (!verifyPkceS256(verifier, record.codeChallenge)) throw new OAuthError('invalid_grant', 'PKCE verification failed.');
-  checkResource(body, record.resource, deps.urls);
+  return record;
+}
+
+async function authorizationCodeGrant(deps: TokenDeps, client: OAuthClientRecord, body: Record<string, unknown>) {
+  const code = field(body, 'code');
+  if (!code) throw new OAuthError('invalid_request', 'code is required.');
+  if (!field(body, 'code_verifier')) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
+  const now = deps.clock();
+  const codeHash = sha256Hex(code);
+  const record = await checkCode(deps, client, body, codeHash, now);
   const grant = { accountId: record.accountId, resource: record.resource, scope: record.scope, familyId: randomUUID() };
-  const issued = await issueTokens(deps, client, grant);
-  await deps.store.setAuthCodeIssued(codeHash, issued.keyId, issued.refreshHash);
-  return issued.body;
+  const issued = await issueTokens(deps, client, grant, { codeHash }, now);
+  if (issued) return issued;
+  // A concurrent request redeemed the code after our read: this one is the reuse.
+  await checkCode(deps, client, body, codeHash, now);
+  throw new OAuthError('invalid_grant', 'Authorization code already used.');
 }
 
 async function revokeIssuedFromCode(deps: TokenDeps, keyId: string | null, refreshHash: string | null, now: Date) {
@@ -97,23 +114,40 @@ async function revokeIssuedFromCode(deps: TokenDeps, keyId: string | null, refre
   if (refresh) await deps.store.revokeRefreshFamily(refresh.familyId, now);
 }
 
+/** The refresh token when it may be rotated; otherwise throws, after revoking the family on reuse. */
+async function checkRefresh(deps: TokenDeps, client: OAuthClientRecord, body: Record<string, unknown>, tokenHash: string, now: Date) {
+  const record = await deps.store.getRefreshToken(tokenHash);
+  if (!record) throw new OAuthError('invalid_grant', 'Unknown refresh token.');
+  try {
+    if (record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'Refresh token was issued to another client.');
+    if (record.revokedAt !== null) throw new OAuthError('invalid_grant', 'Refresh token revoked.');
+    if (record.rotatedAt !== null) {
+      // A rotated token presented again means two parties hold it: end the whole grant.
+      await deps.store.revokeRefreshFamily(record.familyId, now);
+      throw new OAuthError('invalid_grant', 'Refresh token already used; the grant is revoked.');
+    }
+    if (record.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'Refresh token expired.');
+    checkResource(body, record.resource, deps.urls);
+  } catch (error) {
+    // Like a code, a refresh token is spent by any presentation, also a refused one.
+    await deps.store.rotateRefreshToken(tokenHash, now);
+    throw error;
+  }
+  return record;
+}
+
 async function refreshTokenGrant(deps: TokenDeps, client: OAuthClientRecord, body: Record<string, unknown>) {
   const token = field(body, 'refresh_token');
   if (!token) throw new OAuthError('invalid_request', 'refresh_token is required.');
   const now = deps.clock();
-  const record = await deps.store.rotateRefreshToken(sha256Hex(token), now);
-  if (!record) throw new OAuthError('invalid_grant', 'Unknown refresh token.');
-  if (record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'Refresh token was issued to another client.');
-  if (record.revokedAt !== null) throw new OAuthError('invalid_grant', 'Refresh token revoked.');
-  if (record.rotatedAt !== null) {
-    // A rotated token presented again means two parties hold it: end the whole grant.
-    await deps.store.revokeRefreshFamily(record.familyId, now);
-    throw new OAuthError('invalid_grant', 'Refresh token already used; the grant is revoked.');
-  }
-  if (record.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'Refresh token expired.');
-  checkResource(body, record.resource, deps.urls);
+  const tokenHash = sha256Hex(token);
+  const record = await checkRefresh(deps, client, body, tokenHash, now);
   const grant = { accountId: record.accountId, resource: record.resource, scope: record.scope, familyId: record.familyId };
-  return (await issueTokens(deps, client, grant)).body;
+  const issued = await issueTokens(deps, client, grant, { rotatedHash: tokenHash }, now);
+  if (issued) return issued;
+  // Rotated or revoked by a concurrent request after our read: refuse it as that request left it.
+  await checkRefresh(deps, client, body, tokenHash, now);
+  throw new OAuthError('invalid_grant', 'Refresh token already used.');
 }
 
 async function handleToken(request: FastifyRequest, reply: FastifyReply, deps: TokenDeps) {

@@ -2,7 +2,7 @@
 // authentication reads the store, so a revocation on any node takes effect on the next request.
 
 import crypto from 'node:crypto';
-import type { ApiKeyRecord, Store } from './types.ts';
+import type { ApiKeyRecord, NewApiKey, Store } from './types.ts';
 
 export const KEY_PREFIX = 'rly_';
 /** Characters of a key that are safe to display and to revoke by (`rly_` + 8). */
@@ -36,6 +36,8 @@ export type CreateKeyInput = {
 
 export type KeyService = {
   create(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord }>;
+  /** A new key and its record, not stored: for a caller that writes it in a larger transaction. */
+  prepare(input: CreateKeyInput): Promise<{ key: string; record: NewApiKey }>;
   /** The key's record, or null for unknown, malformed, revoked or expired keys. */
   authenticate(key: string): Promise<ApiKeyRecord | null>;
   list(): Promise<ApiKeyRecord[]>;
@@ -98,24 +100,31 @@ export function createKeyService({ store, clock = () => new Date(), touchInterva
     }
   }
 
+  async function prepare(input: CreateKeyInput): Promise<{ key: string; record: NewApiKey }> {
+    if (input.name.trim() === '') throw new Error('A key needs a non-empty name');
+    const accountId = await resolveAccount(input);
+    const { key, hash, prefix } = generateKey();
+    const record = {
+      id: crypto.randomUUID(),
+      accountId,
+      name: input.name,
+      hash,
+      prefix,
+      createdAt: clock(),
+      expiresAt: input.expiresAt ?? null,
+      oauthClientId: input.oauthClientId ?? null,
+      resource: input.resource ?? null,
+    };
+    return { key, record };
+  }
+
   return {
     async create(input) {
-      if (input.name.trim() === '') throw new Error('A key needs a non-empty name');
-      const accountId = await resolveAccount(input);
-      const { key, hash, prefix } = generateKey();
-      const record = await store.insertKey({
-        id: crypto.randomUUID(),
-        accountId,
-        name: input.name,
-        hash,
-        prefix,
-        createdAt: clock(),
-        expiresAt: input.expiresAt ?? null,
-        oauthClientId: input.oauthClientId ?? null,
-        resource: input.resource ?? null,
-      });
-      return { key, record };
+      const { key, record } = await prepare(input);
+      return { key, record: await store.insertKey(record) };
     },
+
+    prepare,
 
     async authenticate(key) {
       if (typeof key !== 'string' || !isWellFormedKey(key)) return null;

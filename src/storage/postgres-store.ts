@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { migratePostgres } from './migrations.ts';
 import { toAccount, toApiKey, toAuthCode, toClient, toRefreshToken, toUsage, utcDay, type Row } from './rows.ts';
-import type { Store } from './types.ts';
+import type { ApiKeyRecord, GrantIssue, NewApiKey, RefreshTokenRecord, Store } from './types.ts';
 
 export type PostgresStoreOptions = {
   connectionString: string;
@@ -16,6 +16,53 @@ export type PostgresStoreOptions = {
   onError?: (error: Error) => void;
   now?: () => Date;
 };
+
+/** A pool or one checked-out client: what the shared insert helpers write through. */
+type Queryable = { query(text: string, params: unknown[]): Promise<{ rowCount: number | null }> };
+
+async function insertKeyRow(db: Queryable, key: NewApiKey, createdAt: Date): Promise<ApiKeyRecord> {
+  const record = { ...key, createdAt, revokedAt: null, lastUsedAt: null };
+  await db.query(
+    `INSERT INTO api_keys (id, account_id, name, hash, prefix, created_at, expires_at, oauth_client_id, resource)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [record.id, record.accountId, record.name, record.hash, record.prefix, record.createdAt,
+      record.expiresAt ?? null, record.oauthClientId ?? null, record.resource ?? null],
+  );
+  return record;
+}
+
+async function insertRefreshRow(db: Queryable, token: RefreshTokenRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO oauth_refresh_tokens (token_hash, client_id, account_id, resource, scope, family_id, expires_at,
+       rotated_at, revoked_at, key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [token.tokenHash, token.clientId, token.accountId, token.resource, token.scope, token.familyId,
+      token.expiresAt, token.rotatedAt, token.revokedAt, token.keyId],
+  );
+}
+
+/**
+ * Marks the code used and the refresh token rotated; false when either was already spent. These
+ * UPDATEs run first and take the row lock, so a concurrent issuance for the same code or token
+ * waits, then matches nothing (READ COMMITTED re-checks the row) and rolls back without writing.
+ */
+async function claimGrant(db: Queryable, grant: GrantIssue, at: Date): Promise<boolean> {
+  if (grant.codeHash !== undefined) {
+    const redeemed = await db.query(
+      `UPDATE oauth_auth_codes SET used_at = $1, issued_key_id = $2, issued_refresh_hash = $3
+       WHERE code_hash = $4 AND used_at IS NULL`,
+      [at, grant.key.id, grant.refresh?.tokenHash ?? null, grant.codeHash],
+    );
+    if (redeemed.rowCount !== 1) return false;
+  }
+  if (grant.rotatedHash !== undefined) {
+    const rotated = await db.query(
+      'UPDATE oauth_refresh_tokens SET rotated_at = $1 WHERE token_hash = $2 AND rotated_at IS NULL AND revoked_at IS NULL',
+      [at, grant.rotatedHash],
+    );
+    if (rotated.rowCount !== 1) return false;
+  }
+  return true;
+}
 
 export function createPostgresStore({
   connectionString,
@@ -57,14 +104,7 @@ export function createPostgresStore({
     },
 
     async insertKey(key) {
-      const record = { ...key, createdAt: key.createdAt ?? now(), revokedAt: null, lastUsedAt: null };
-      await run(
-        `INSERT INTO api_keys (id, account_id, name, hash, prefix, created_at, expires_at, oauth_client_id, resource)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [record.id, record.accountId, record.name, record.hash, record.prefix, record.createdAt,
-          record.expiresAt ?? null, record.oauthClientId ?? null, record.resource ?? null],
-      );
-      return record;
+      return insertKeyRow(pool, key, key.createdAt ?? now());
     },
     async findKeyByHash(hash) {
       const row = await one('SELECT * FROM api_keys WHERE hash = $1', [hash]);
@@ -123,6 +163,10 @@ export function createPostgresStore({
       const row = await one('SELECT * FROM oauth_auth_codes WHERE code_hash = $1', [codeHash]);
       return row && toAuthCode(row);
     },
+    async getAuthCode(codeHash) {
+      const row = await one('SELECT * FROM oauth_auth_codes WHERE code_hash = $1', [codeHash]);
+      return row && toAuthCode(row);
+    },
     async setAuthCodeIssued(codeHash, keyId, refreshHash) {
       await run('UPDATE oauth_auth_codes SET issued_key_id = $1, issued_refresh_hash = $2 WHERE code_hash = $3', [
         keyId, refreshHash, codeHash,
@@ -130,12 +174,7 @@ export function createPostgresStore({
     },
 
     async insertRefreshToken(token) {
-      await run(
-        `INSERT INTO oauth_refresh_tokens (token_hash, client_id, account_id, resource, scope, family_id, expires_at,
-           rotated_at, revoked_at, key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [token.tokenHash, token.clientId, token.accountId, token.resource, token.scope, token.familyId,
-          token.expiresAt, token.rotatedAt, token.revokedAt, token.keyId],
-      );
+      await insertRefreshRow(pool, token);
     },
     async rotateRefreshToken(tokenHash, at) {
       const won = await one(
@@ -159,6 +198,29 @@ export function createPostgresStore({
          UPDATE api_keys SET revoked_at = $2 WHERE revoked_at IS NULL AND id IN (SELECT key_id FROM tokens)`,
         [familyId, at],
       );
+    },
+
+    async issueGrant(grant) {
+      const { key, refresh, at = now() } = grant;
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        if (!(await claimGrant(client, grant, at))) {
+          await client.query('ROLLBACK');
+          return null;
+        }
+        const record = await insertKeyRow(client, key, key.createdAt ?? now());
+        if (refresh) await insertRefreshRow(client, refresh);
+        await client.query('COMMIT');
+        return record;
+      } catch (error) {
+        // A connection that cannot even roll back is discarded rather than returned to the pool.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
     },
 
     async addUsage(keyId, operation, at, count = 1) {

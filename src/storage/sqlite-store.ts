@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { migrateSqlite } from './migrations.ts';
 import { toAccount, toApiKey, toAuthCode, toClient, toRefreshToken, toUsage, utcDay, type Row } from './rows.ts';
-import type { Store } from './types.ts';
+import type { ApiKeyRecord, NewApiKey, RefreshTokenRecord, Store } from './types.ts';
 
 export type SqliteStoreOptions = {
   /** A file path or ':memory:'. */
@@ -16,6 +16,9 @@ export type SqliteStoreOptions = {
 };
 
 const ms = (value: Date | null | undefined): number | null => (value ? value.getTime() : null);
+
+/** Thrown inside issueGrant's transaction to roll it back when the code or token was already spent. */
+class GrantConflict extends Error {}
 
 export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new Date() }: SqliteStoreOptions): Store {
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: busyTimeoutMs });
@@ -53,6 +56,26 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
     }
   }
 
+  function insertKeyRow(key: NewApiKey): ApiKeyRecord {
+    const record = { ...key, createdAt: key.createdAt ?? now(), revokedAt: null, lastUsedAt: null };
+    run(
+      `INSERT INTO api_keys (id, account_id, name, hash, prefix, created_at, expires_at, oauth_client_id, resource)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      record.id, record.accountId, record.name, record.hash, record.prefix,
+      ms(record.createdAt), ms(record.expiresAt), record.oauthClientId ?? null, record.resource ?? null,
+    );
+    return record;
+  }
+
+  function insertRefreshRow(token: RefreshTokenRecord): void {
+    run(
+      `INSERT INTO oauth_refresh_tokens (token_hash, client_id, account_id, resource, scope, family_id, expires_at,
+         rotated_at, revoked_at, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      token.tokenHash, token.clientId, token.accountId, token.resource, token.scope, token.familyId,
+      ms(token.expiresAt), ms(token.rotatedAt), ms(token.revokedAt), token.keyId,
+    );
+  }
+
   return {
     async migrate() {
       migrateSqlite(db, undefined, () => now().getTime());
@@ -78,14 +101,7 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
     },
 
     async insertKey(key) {
-      const record = { ...key, createdAt: key.createdAt ?? now(), revokedAt: null, lastUsedAt: null };
-      run(
-        `INSERT INTO api_keys (id, account_id, name, hash, prefix, created_at, expires_at, oauth_client_id, resource)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        record.id, record.accountId, record.name, record.hash, record.prefix,
-        ms(record.createdAt), ms(record.expiresAt), record.oauthClientId ?? null, record.resource ?? null,
-      );
-      return record;
+      return insertKeyRow(key);
     },
     async findKeyByHash(hash) {
       const row = one('SELECT * FROM api_keys WHERE hash = ?', hash);
@@ -149,6 +165,10 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
       const row = one('SELECT * FROM oauth_auth_codes WHERE code_hash = ?', codeHash);
       return row && toAuthCode(row);
     },
+    async getAuthCode(codeHash) {
+      const row = one('SELECT * FROM oauth_auth_codes WHERE code_hash = ?', codeHash);
+      return row && toAuthCode(row);
+    },
     async setAuthCodeIssued(codeHash, keyId, refreshHash) {
       run(
         'UPDATE oauth_auth_codes SET issued_key_id = ?, issued_refresh_hash = ? WHERE code_hash = ?',
@@ -157,12 +177,7 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
     },
 
     async insertRefreshToken(token) {
-      run(
-        `INSERT INTO oauth_refresh_tokens (token_hash, client_id, account_id, resource, scope, family_id, expires_at,
-           rotated_at, revoked_at, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        token.tokenHash, token.clientId, token.accountId, token.resource, token.scope, token.familyId,
-        ms(token.expiresAt), ms(token.rotatedAt), ms(token.revokedAt), token.keyId,
-      );
+      insertRefreshRow(token);
     },
     async rotateRefreshToken(tokenHash, at) {
       const won = one(
@@ -186,6 +201,35 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
         );
         run('UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL', ms(at), familyId);
       });
+    },
+
+    async issueGrant({ key, refresh, codeHash, rotatedHash, at = now() }) {
+      try {
+        return transaction(() => {
+          // The conditional UPDATEs come first: a spent code or token writes nothing at all.
+          if (codeHash !== undefined) {
+            const redeemed = run(
+              `UPDATE oauth_auth_codes SET used_at = ?, issued_key_id = ?, issued_refresh_hash = ?
+               WHERE code_hash = ? AND used_at IS NULL`,
+              ms(at), key.id, refresh?.tokenHash ?? null, codeHash,
+            );
+            if (redeemed === 0) throw new GrantConflict();
+          }
+          if (rotatedHash !== undefined) {
+            const rotated = run(
+              'UPDATE oauth_refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL',
+              ms(at), rotatedHash,
+            );
+            if (rotated === 0) throw new GrantConflict();
+          }
+          const record = insertKeyRow(key);
+          if (refresh) insertRefreshRow(refresh);
+          return record;
+        });
+      } catch (error) {
+        if (error instanceof GrantConflict) return null;
+        throw error;
+      }
     },
 
     async addUsage(keyId, operation, at, count = 1) {

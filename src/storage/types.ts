@@ -64,6 +64,18 @@ export type RefreshTokenRecord = {
   keyId: string | null;
 };
 
+/** One token issuance, written by Store.issueGrant in a single transaction. */
+export type GrantIssue = {
+  key: NewApiKey;
+  refresh: RefreshTokenRecord | null;
+  /** The authorization code this grant redeems: marked used, with the key and refresh token it issued. */
+  codeHash?: string;
+  /** The refresh token this grant replaces: marked rotated. */
+  rotatedHash?: string;
+  /** When the code is used or the token rotated; defaults to the store's clock. */
+  at?: Date;
+};
+
 export type UsageRow = { keyId: string; day: string; operation: string; count: number };
 
 export interface Store {
@@ -95,6 +107,7 @@ export interface Store {
    * Returns null when unknown. Two concurrent redemptions: exactly one sees usedAt null.
    */
   redeemAuthCode(codeHash: string, at: Date): Promise<AuthCodeRecord | null>;
+  getAuthCode(codeHash: string): Promise<AuthCodeRecord | null>;
   setAuthCodeIssued(codeHash: string, keyId: string, refreshHash: string | null): Promise<void>;
 
   insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
@@ -103,6 +116,12 @@ export interface Store {
   getRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null>;
   /** Revokes every refresh token of the family and the keys they minted. */
   revokeRefreshFamily(familyId: string, at: Date): Promise<void>;
+  /**
+   * In one transaction: redeems `codeHash` or rotates `rotatedHash`, and inserts the key and the
+   * refresh token. Null, with nothing written, when the code is unknown or already used, or the
+   * refresh token unknown, rotated or revoked: of two concurrent issuances exactly one succeeds.
+   */
+  issueGrant(grant: GrantIssue): Promise<ApiKeyRecord | null>;
 
   addUsage(keyId: string, operation: string, at: Date, count?: number): Promise<void>;
   usage(filter: { keyId?: string; accountId?: string; sinceDay?: string }): Promise<UsageRow[]>;

@@ -1,10 +1,11 @@
 // The OAuth half of the Store contract suite: clients, authorization codes and refresh tokens,
-// including the single-winner guarantees under concurrent redemption and rotation.
+// including the single-winner guarantees under concurrent redemption and rotation, and issueGrant's
+// all-or-nothing write of one token issuance.
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import type { AuthCodeRecord, OAuthClientRecord, RefreshTokenRecord, Store } from '../../src/storage/types.ts';
+import type { AuthCodeRecord, NewApiKey, OAuthClientRecord, RefreshTokenRecord, Store } from '../../src/storage/types.ts';
 import { newKey, uid, type MakeStore } from './fixtures.ts';
 
 function client(overrides: Partial<OAuthClientRecord> = {}): OAuthClientRecord {
@@ -49,6 +50,12 @@ function refresh(accountId: string, overrides: Partial<RefreshTokenRecord> = {})
     keyId: null,
     ...overrides,
   };
+}
+
+/** A key and the refresh token minted with it, as the token endpoint builds them. */
+function issuance(accountId: string, familyId = uid('family')): { key: NewApiKey; refresh: RefreshTokenRecord } {
+  const key = newKey(accountId, { oauthClientId: uid('client'), createdAt: new Date('2030-01-01T00:01:00.000Z') });
+  return { key, refresh: refresh(accountId, { familyId, keyId: key.id }) };
 }
 
 export function runOAuthContract(get: () => Store, makeStore: MakeStore): void {
@@ -178,5 +185,105 @@ export function runOAuthContract(get: () => Store, makeStore: MakeStore): void {
     assert.deepEqual((await store.findKeyByHash(k2.hash))?.revokedAt, at);
     assert.equal((await store.getRefreshToken(outsider.tokenHash))?.revokedAt, null);
     assert.equal((await store.findKeyByHash(k3.hash))?.revokedAt, null);
+  });
+
+  test('issueGrant redeeming a code stores the key and refresh token and marks the code used and issued', async () => {
+    const store = get();
+    const account = await store.createAccount(uid('acct'));
+    const c = code(account.id);
+    await store.insertAuthCode(c);
+    assert.deepEqual(await store.getAuthCode(c.codeHash), c);
+    assert.equal(await store.getAuthCode(uid('unknown')), null);
+    const { key, refresh: r } = issuance(account.id);
+    const at = new Date('2030-01-01T00:01:00.000Z');
+    const record = await store.issueGrant({ key, refresh: r, codeHash: c.codeHash, at });
+    assert.deepEqual(record, { ...key, revokedAt: null, lastUsedAt: null });
+    assert.deepEqual(await store.findKeyByHash(key.hash), record);
+    assert.deepEqual(await store.getRefreshToken(r.tokenHash), r);
+    assert.deepEqual(await store.getAuthCode(c.codeHash), { ...c, usedAt: at, issuedKeyId: key.id, issuedRefreshHash: r.tokenHash });
+  });
+
+  test('issueGrant on a used or unknown code answers null and writes nothing', async () => {
+    const store = get();
+    const account = await store.createAccount(uid('acct'));
+    const c = code(account.id);
+    await store.insertAuthCode(c);
+    const used = new Date('2030-01-01T00:01:00.000Z');
+    await store.redeemAuthCode(c.codeHash, used);
+    const { key, refresh: r } = issuance(account.id);
+    assert.equal(await store.issueGrant({ key, refresh: r, codeHash: c.codeHash }), null);
+    assert.equal(await store.issueGrant({ key, refresh: r, codeHash: uid('unknown') }), null);
+    assert.equal(await store.findKeyByHash(key.hash), null);
+    assert.equal(await store.getRefreshToken(r.tokenHash), null);
+    assert.deepEqual(await store.getAuthCode(c.codeHash), { ...c, usedAt: used });
+  });
+
+  test('issueGrant is all or nothing: a duplicate key or refresh hash leaves no key, token or used code', async () => {
+    const store = get();
+    const account = await store.createAccount(uid('acct'));
+    const existing = await store.insertKey(newKey(account.id));
+    const c = code(account.id);
+    await store.insertAuthCode(c);
+    const clash = issuance(account.id);
+    clash.key.hash = existing.hash;
+    await assert.rejects(store.issueGrant({ ...clash, codeHash: c.codeHash }), 'duplicate key hash');
+    assert.equal(await store.getRefreshToken(clash.refresh.tokenHash), null);
+    assert.deepEqual(await store.getAuthCode(c.codeHash), c);
+
+    const taken = refresh(account.id);
+    await store.insertRefreshToken(taken);
+    const dup = issuance(account.id);
+    dup.refresh.tokenHash = taken.tokenHash;
+    await assert.rejects(store.issueGrant({ ...dup, codeHash: c.codeHash }), 'duplicate refresh hash');
+    assert.equal(await store.findKeyByHash(dup.key.hash), null);
+    assert.deepEqual(await store.getRefreshToken(taken.tokenHash), taken);
+    assert.deepEqual(await store.getAuthCode(c.codeHash), c);
+
+    const ok = issuance(account.id);
+    assert.ok(await store.issueGrant({ ...ok, codeHash: c.codeHash }), 'the code is still redeemable after both failures');
+  });
+
+  test('issueGrant rotating a refresh token replaces it once; a rotated or revoked token issues nothing', async () => {
+    const store = get();
+    const account = await store.createAccount(uid('acct'));
+    const first = issuance(account.id);
+    assert.ok(await store.issueGrant({ ...first }), 'a grant without a code or token to spend');
+    const at = new Date('2030-01-10T00:00:00.000Z');
+    const second = issuance(account.id, first.refresh.familyId);
+    assert.ok(await store.issueGrant({ ...second, rotatedHash: first.refresh.tokenHash, at }));
+    assert.deepEqual(await store.getRefreshToken(first.refresh.tokenHash), { ...first.refresh, rotatedAt: at });
+    assert.deepEqual(await store.getRefreshToken(second.refresh.tokenHash), second.refresh);
+
+    const replay = issuance(account.id, first.refresh.familyId);
+    assert.equal(await store.issueGrant({ ...replay, rotatedHash: first.refresh.tokenHash, at }), null);
+    await store.revokeRefreshFamily(first.refresh.familyId, at);
+    const afterRevoke = issuance(account.id, first.refresh.familyId);
+    assert.equal(await store.issueGrant({ ...afterRevoke, rotatedHash: second.refresh.tokenHash, at }), null);
+    for (const lost of [replay, afterRevoke]) {
+      assert.equal(await store.findKeyByHash(lost.key.hash), null);
+      assert.equal(await store.getRefreshToken(lost.refresh.tokenHash), null);
+    }
+    assert.equal((await store.getRefreshToken(second.refresh.tokenHash))?.rotatedAt, null);
+  });
+
+  test('ten concurrent issuances for one code over two connections: exactly one is stored', async () => {
+    const store = get();
+    const other = await makeStore();
+    try {
+      const account = await store.createAccount(uid('acct'));
+      const c = code(account.id);
+      await store.insertAuthCode(c);
+      const attempts = Array.from({ length: 10 }, () => issuance(account.id));
+      const results = await Promise.all(
+        attempts.map((a, i) => (i % 2 === 0 ? store : other).issueGrant({ ...a, codeHash: c.codeHash })),
+      );
+      const winners = results.filter((r) => r !== null);
+      assert.equal(winners.length, 1);
+      const stored = await Promise.all(attempts.map((a) => store.findKeyByHash(a.key.hash)));
+      assert.deepEqual(stored.filter((k) => k !== null).map((k) => k.id), [winners[0]?.id]);
+      assert.equal((await store.getAuthCode(c.codeHash))?.issuedKeyId, winners[0]?.id);
+    } finally {
+      await other.close();
+    }
   });
 }
