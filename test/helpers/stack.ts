@@ -1,5 +1,6 @@
 // Test harness: the platform emulator plus the real service (embedded store, memory cache) wired
 // exactly as `reelay serve` wires them, driven in-process with Fastify's inject().
+import { after, before } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,24 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
       await app.close();
       if (!options.emulatorInstance) await emulator.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One stack for a whole test file: started before its tests, closed after; read it through the getters. */
+export function useStack(options: Parameters<typeof startStack>[0] = {}): { readonly stack: Stack; readonly m: any } {
+  let stack: Stack | undefined;
+  before(async () => {
+    stack = await startStack(options);
+  });
+  after(() => stack?.close());
+  return {
+    get stack() {
+      if (!stack) throw new Error('the stack is used before it started');
+      return stack;
+    },
+    get m() {
+      return this.stack.emulator.manifest;
     },
   };
 }

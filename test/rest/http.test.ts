@@ -1,39 +1,33 @@
 // HTTP behaviour around the operations: conditional requests, cache headers, unknown routes and
 // methods, OpenAPI validity, docs, health, metrics, the JSON-LD context and secret-free logs.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import { useStack } from '../helpers/stack.ts';
 
-let stack: Stack;
-let m: any;
-before(async () => {
-  stack = await startStack();
-  m = stack.emulator.manifest;
-});
-after(() => stack.close());
+const ctx = useStack();
 
 describe('caching headers', () => {
   it('answers carry ETag, Cache-Control, Age and Cache-Status, and If-None-Match gets 304', async () => {
-    const path = `/v1/platform/videos/${m.videos.withReplies.id}`;
-    const first = await stack.get(path);
+    const path = `/v1/platform/videos/${ctx.m.videos.withReplies.id}`;
+    const first = await ctx.stack.get(path);
     assert.equal(first.status, 200);
     assert.match(String(first.headers['etag']), /^"[^"]+"$/);
     assert.match(String(first.headers['cache-control']), /max-age=\d+/);
     assert.match(String(first.headers['cache-status']), /^reelay; fwd=uri-miss/);
-    const second = await stack.get(path);
+    const second = await ctx.stack.get(path);
     assert.match(String(second.headers['cache-status']), /^reelay; hit/);
     assert.equal(second.headers['etag'], first.headers['etag']);
     assert.equal(second.body, first.body, 'a hit serves the same bytes');
-    const conditional = await stack.get(path, { 'if-none-match': String(first.headers['etag']) });
+    const conditional = await ctx.stack.get(path, { 'if-none-match': String(first.headers['etag']) });
     assert.equal(conditional.status, 304);
     assert.equal(conditional.body, '');
   });
 
   it('projection presets shrink the answer and carry their own ETag', async () => {
-    const path = `/v1/platform/users/${m.users.public}/videos?count=5`;
-    const full = await stack.get(path);
-    const minimal = await stack.get(`${path}&projection_preset=minimal`);
+    const path = `/v1/platform/users/${ctx.m.users.public}/videos?count=5`;
+    const full = await ctx.stack.get(path);
+    const minimal = await ctx.stack.get(`${path}&projection_preset=minimal`);
     assert.equal(minimal.status, 200);
     assert.ok(minimal.body.length < full.body.length / 2, `minimal ${minimal.body.length} vs full ${full.body.length}`);
     assert.notEqual(minimal.headers['etag'], full.headers['etag']);
@@ -42,25 +36,25 @@ describe('caching headers', () => {
 
 describe('routes outside the registry', () => {
   it('unknown paths are 404 problem+json and wrong methods are 405 with Allow', async () => {
-    const unknown = await stack.get('/v1/platform/nothing-here');
+    const unknown = await ctx.stack.get('/v1/platform/nothing-here');
     assert.equal(unknown.status, 404);
     assert.equal(unknown.json.code, 'not_found');
-    const post = await stack.app.rest.inject({ method: 'POST', url: `/v1/platform/users/${m.users.public}`, headers: { authorization: `Bearer ${stack.key}` } });
+    const post = await ctx.stack.app.rest.inject({ method: 'POST', url: `/v1/platform/users/${ctx.m.users.public}`, headers: { authorization: `Bearer ${ctx.stack.key}` } });
     assert.equal(post.statusCode, 405);
     assert.equal(post.headers['allow'], 'GET, HEAD');
     assert.equal(JSON.parse(post.body).code, 'method_not_allowed');
   });
 
   it('a request id is returned, and an incoming one is kept', async () => {
-    const res = await stack.get(`/v1/platform/users/${m.users.public}`, { 'x-request-id': 'trace-12345678' });
+    const res = await ctx.stack.get(`/v1/platform/users/${ctx.m.users.public}`, { 'x-request-id': 'trace-12345678' });
     assert.equal(res.headers['x-request-id'], 'trace-12345678');
   });
 
   it('health, readiness and metrics answer', async () => {
-    assert.equal((await stack.app.rest.inject('/healthz')).statusCode, 200);
-    assert.equal((await stack.app.rest.inject('/readyz')).statusCode, 200);
-    await stack.get(`/v1/platform/users/${m.users.public}`);
-    const metrics = await stack.app.rest.inject('/metrics');
+    assert.equal((await ctx.stack.app.rest.inject('/healthz')).statusCode, 200);
+    assert.equal((await ctx.stack.app.rest.inject('/readyz')).statusCode, 200);
+    await ctx.stack.get(`/v1/platform/users/${ctx.m.users.public}`);
+    const metrics = await ctx.stack.app.rest.inject('/metrics');
     assert.match(metrics.body, /reelay_http_requests_total/);
     assert.match(metrics.body, /reelay_upstream_requests_total\{endpoint="[^"]+",outcome="ok"\}/);
     assert.match(metrics.body, /reelay_cache_events_total/);
@@ -69,7 +63,7 @@ describe('routes outside the registry', () => {
 
 describe('documents', () => {
   it('the OpenAPI document is valid OpenAPI 3.1 and lists every operation', async () => {
-    const res = await stack.app.rest.inject('/openapi.json');
+    const res = await ctx.stack.app.rest.inject('/openapi.json');
     const doc = JSON.parse(res.body);
     assert.equal(doc.openapi, '3.1.0');
     await SwaggerParser.validate(structuredClone(doc));
@@ -80,7 +74,7 @@ describe('documents', () => {
   });
 
   it('/docs is a self-contained page listing every operation and error code', async () => {
-    const res = await stack.app.rest.inject('/docs');
+    const res = await ctx.stack.app.rest.inject('/docs');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.doesNotMatch(res.body, /<script|https?:\/\/cdn/i);
@@ -88,7 +82,7 @@ describe('documents', () => {
   });
 
   it('the social namespace URL serves a JSON-LD context', async () => {
-    const res = await stack.app.rest.inject('/ns/social');
+    const res = await ctx.stack.app.rest.inject('/ns/social');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/ld\+json/);
     assert.ok(JSON.parse(res.body)['@context']);
@@ -97,12 +91,12 @@ describe('documents', () => {
 
 describe('secrets', () => {
   it('no API key, cookie or token value appears in the logs', async () => {
-    await stack.get(`/v1/platform/users/${m.users.public}`);
-    await stack.get(`/v1/platform/users/${m.users.public}/videos?count=2`);
-    await stack.app.rest.inject({ method: 'GET', url: '/v1/platform/users/x', headers: { authorization: 'Bearer rly_forgedforgedforgedforged' } });
-    const logs = stack.logs.join('');
+    await ctx.stack.get(`/v1/platform/users/${ctx.m.users.public}`);
+    await ctx.stack.get(`/v1/platform/users/${ctx.m.users.public}/videos?count=2`);
+    await ctx.stack.app.rest.inject({ method: 'GET', url: '/v1/platform/users/x', headers: { authorization: 'Bearer rly_forgedforgedforgedforged' } });
+    const logs = ctx.stack.logs.join('');
     assert.ok(logs.length > 0, 'requests were logged');
-    assert.ok(!logs.includes(stack.key), 'the API key is not logged');
+    assert.ok(!logs.includes(ctx.stack.key), 'the API key is not logged');
     assert.ok(!logs.includes('rly_forgedforgedforgedforged'), 'a rejected key is not logged');
     assert.doesNotMatch(logs, /tt_chain_token=|msToken=|ttwid=/);
   });

@@ -1,16 +1,10 @@
 // Paging invariants: from cursor=0 by nextCursor every item comes once, in order, no gaps or
 // duplicates, whatever page size the platform uses; `count` is honoured exactly; the last page has no next.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import { useStack } from '../helpers/stack.ts';
 
-let stack: Stack;
-let m: any;
-before(async () => {
-  stack = await startStack();
-  m = stack.emulator.manifest;
-});
-after(() => stack.close());
+const ctx = useStack();
 
 const PAGE_LIMIT = 400;
 
@@ -20,7 +14,7 @@ async function readAll(path: string, count: number) {
   let url = `${path}${path.includes('?') ? '&' : '?'}count=${count}`;
   let last: any;
   for (let pages = 0; pages < PAGE_LIMIT; pages++) {
-    const res = await stack.get(url);
+    const res = await ctx.stack.get(url);
     assert.equal(res.status, 200, `${url}: ${res.body}`);
     const page = res.json.data;
     ids.push(...page.orderedItems.map((item: any) => item.id));
@@ -42,15 +36,15 @@ async function readAll(path: string, count: number) {
 
 describe('paging to the last page yields every item once', () => {
   const cases = () => [
-    { name: 'user videos', path: `/v1/platform/users/${m.users.public}/videos`, count: 13, max: 35 },
-    { name: 'user videos, oldest first', path: `/v1/platform/users/${m.users.public}/videos?order=oldest`, count: 35, max: 35 },
-    { name: 'reposts', path: `/v1/platform/users/${m.users.withReposts ?? m.users.public}/reposts`, count: 7, max: 30 },
-    { name: 'likes', path: `/v1/platform/users/${m.users.public}/likes`, count: 35, max: 35 },
-    { name: 'collections', path: `/v1/platform/users/${m.users.withPlaylists ?? m.users.public}/collections`, count: 3, max: 30 },
-    { name: 'followers', path: `/v1/platform/users/${m.users.fewFollowers ?? m.users.public}/followers`, count: 30, max: 30 },
-    { name: 'comments', path: `/v1/platform/videos/${m.videos.withReplies.id}/comments`, count: 50, max: 50 },
-    { name: 'replies', path: `/v1/platform/videos/${m.videos.withReplies.id}/comments/${m.videos.withReplies.commentId}/replies`, count: 3, max: 50 },
-    { name: 'tag videos', path: `/v1/platform/tags/${m.tags.popular}`, count: 30, max: 30 },
+    { name: 'user videos', path: `/v1/platform/users/${ctx.m.users.public}/videos`, count: 13, max: 35 },
+    { name: 'user videos, oldest first', path: `/v1/platform/users/${ctx.m.users.public}/videos?order=oldest`, count: 35, max: 35 },
+    { name: 'reposts', path: `/v1/platform/users/${ctx.m.users.withReposts ?? ctx.m.users.public}/reposts`, count: 7, max: 30 },
+    { name: 'likes', path: `/v1/platform/users/${ctx.m.users.public}/likes`, count: 35, max: 35 },
+    { name: 'collections', path: `/v1/platform/users/${ctx.m.users.withPlaylists ?? ctx.m.users.public}/collections`, count: 3, max: 30 },
+    { name: 'followers', path: `/v1/platform/users/${ctx.m.users.fewFollowers ?? ctx.m.users.public}/followers`, count: 30, max: 30 },
+    { name: 'comments', path: `/v1/platform/videos/${ctx.m.videos.withReplies.id}/comments`, count: 50, max: 50 },
+    { name: 'replies', path: `/v1/platform/videos/${ctx.m.videos.withReplies.id}/comments/${ctx.m.videos.withReplies.commentId}/replies`, count: 3, max: 50 },
+    { name: 'tag videos', path: `/v1/platform/tags/${ctx.m.tags.popular}`, count: 30, max: 30 },
   ];
 
   it('every collection, read with an odd page size and with the maximum', async () => {
@@ -66,13 +60,13 @@ describe('paging to the last page yields every item once', () => {
   });
 
   it('totalItems equals the number of items read where the platform states a total', async () => {
-    const path = `/v1/platform/videos/${m.videos.withReplies.id}/comments`;
+    const path = `/v1/platform/videos/${ctx.m.videos.withReplies.id}/comments`;
     const all = await readAll(path, 50);
     assert.equal(all.last.totalItems, all.ids.length);
   });
 
   it('a reordered repost list is the platform list in reverse for order=oldest', async () => {
-    const user = m.users.withReposts ?? m.users.public;
+    const user = ctx.m.users.withReposts ?? ctx.m.users.public;
     const newest = await readAll(`/v1/platform/users/${user}/reposts`, 30);
     const oldest = await readAll(`/v1/platform/users/${user}/reposts?order=oldest`, 30);
     assert.deepEqual(oldest.ids, [...newest.ids].reverse());
