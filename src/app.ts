@@ -1,5 +1,6 @@
 // createServices/createApp: wires config, stores, cache, platform client, operations and both
 // listeners. Nothing happens at import time; main.ts and the tests decide what to start.
+import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -86,9 +87,30 @@ export type ServicesOptions = {
   clock?: { now(): number };
 };
 
+/** Proxy URLs from REELAY_PROXIES and the lines of REELAY_PROXIES_FILE (blank lines and # comments skipped). */
+export async function loadProxies(platform: Config['platform']): Promise<string[]> {
+  if (!platform.proxiesFile) return [...platform.proxies];
+  let text: string;
+  try {
+    text = await readFile(platform.proxiesFile, 'utf8');
+  } catch (error) {
+    throw new Error(`Cannot read REELAY_PROXIES_FILE ${platform.proxiesFile}: ${(error as Error).message}`);
+  }
+  const proxies = [...platform.proxies];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    // Proxy URLs may carry credentials: name the line, never echo it.
+    if (!/^(https?|socks5h?):\/\/\S+$/.test(line)) throw new Error(`REELAY_PROXIES_FILE line ${index + 1} is not a proxy URL`);
+    proxies.push(line);
+  }
+  return proxies;
+}
+
 /** Everything but the listeners: used by `serve`, `demo` and `export`. */
 export async function createServices(config: Config, options: ServicesOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config);
+  const proxies = await loadProxies(config.platform);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = createKeyService({ store });
@@ -109,7 +131,7 @@ export async function createServices(config: Config, options: ServicesOptions = 
     config: resolveUpstreamConfig({
       webOrigin: config.platform.webOrigin,
       webcastOrigin: config.platform.webcastOrigin,
-      proxies: [...config.platform.proxies],
+      proxies,
       identityCount: config.platform.identityCount,
       identityRatePerSecond: config.platform.identityRatePerSecond,
       requestTimeoutMs: config.platform.requestTimeoutMs,

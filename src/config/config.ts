@@ -16,6 +16,8 @@ export type Config = Readonly<{
     webOrigin: string;
     webcastOrigin: string;
     proxies: readonly string[];
+    /** A file of proxy URLs, one per line (`#` comments allowed), read at start. */
+    proxiesFile: string | undefined;
     identityCount: number;
     identityRatePerSecond: number;
     requestTimeoutMs: number;
@@ -45,6 +47,7 @@ export const ENV_NAMES = {
   webOrigin: 'REELAY_PLATFORM_WEB_ORIGIN',
   webcastOrigin: 'REELAY_PLATFORM_WEBCAST_ORIGIN',
   proxies: 'REELAY_PROXIES',
+  proxiesFile: 'REELAY_PROXIES_FILE',
   identityCount: 'REELAY_IDENTITIES',
   identityRatePerSecond: 'REELAY_IDENTITY_RPS',
   requestTimeoutMs: 'REELAY_UPSTREAM_TIMEOUT_MS',
@@ -114,6 +117,7 @@ export function parseConfig(input: ConfigInput): Config {
       webOrigin: read(url, 'webOrigin', input.webOrigin, 'https://www.tiktok.com'),
       webcastOrigin: read(url, 'webcastOrigin', input.webcastOrigin, 'https://webcast.tiktok.com'),
       proxies: read(list, 'proxies', input.proxies, []),
+      proxiesFile: read(z.string().min(1), 'proxiesFile', input.proxiesFile, undefined as string | undefined),
       identityCount: read(positiveInt.max(64), 'identityCount', input.identityCount, 4),
       identityRatePerSecond: read(z.coerce.number().positive(), 'identityRatePerSecond', input.identityRatePerSecond, 2),
       requestTimeoutMs: read(positiveInt, 'requestTimeoutMs', input.requestTimeoutMs, 10_000),

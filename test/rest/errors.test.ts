@@ -95,6 +95,8 @@ describe('403 and 404 from the platform', () => {
     assertProblem(await stack.get(`/v1/platform/videos/${m.videos.deleted}/comments`), 404, 'not_found');
     assertProblem(await stack.get(`/v1/platform/users/${m.users.private}/videos`), 403, 'private_account');
     assertProblem(await stack.get(`/v1/platform/users/${m.users.hiddenLikes}/likes`), 403, 'private_content');
+    assertProblem(await stack.get(`/v1/platform/users/${m.users.hiddenFollowers}/followers`), 403, 'private_content');
+    assertProblem(await stack.get(`/v1/platform/videos/${m.videos.geoBlocked}`), 403, 'geo_blocked');
     assertProblem(await stack.get(`/v1/platform/users/${m.users.notLive}/live`), 404, 'not_live');
     const missing = await stack.get(`/v1/platform/videos/${m.videos.withTranscripts.id}/transcripts/ceb-PH`);
     assertProblem(missing, 404, 'no_transcript');

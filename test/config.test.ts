@@ -1,0 +1,42 @@
+// Configuration: flags win over their REELAY_* twins, bad values name their variable, and proxy
+// files are read line by line without echoing a line that may hold credentials.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configInputFrom, parseConfig } from '../src/config/config.ts';
+import { loadProxies } from '../src/app.ts';
+
+it('a flag wins over its environment twin and defaults fill the rest', () => {
+  const config = parseConfig(configInputFrom({ REELAY_PORT: '9000', REELAY_MCP_PORT: '9001' }, { port: '9100' }));
+  assert.equal(config.port, 9100);
+  assert.equal(config.mcpPort, 9001);
+  assert.equal(config.publicUrl, 'http://127.0.0.1:9100');
+  assert.equal(config.dataDir, './data');
+  assert.ok(Object.isFrozen(config));
+});
+
+it('a bad value stops the start naming the variable', () => {
+  assert.throws(() => parseConfig({ port: 'eighty' }), /REELAY_PORT/);
+  assert.throws(() => parseConfig({ databaseUrl: 'mysql://x' }), /REELAY_DATABASE_URL/);
+  assert.throws(() => parseConfig({ redisUrl: 'http://x' }), /REELAY_REDIS_URL/);
+});
+
+it('proxies come from the list and the file, and a bad file line is named by number only', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'reelay-proxies-'));
+  try {
+    const file = join(dir, 'proxies.txt');
+    await writeFile(file, '# residential\nhttp://user:secret@10.0.0.1:8080\n\nsocks5://127.0.0.1:1080\n');
+    const config = parseConfig({ proxies: 'http://127.0.0.1:3128', proxiesFile: file });
+    assert.deepEqual(await loadProxies(config.platform), [
+      'http://127.0.0.1:3128',
+      'http://user:secret@10.0.0.1:8080',
+      'socks5://127.0.0.1:1080',
+    ]);
+    await writeFile(file, 'http://127.0.0.1:3128\nuser:hunter2@nowhere\n');
+    await assert.rejects(loadProxies(config.platform), (error: Error) => /line 2/.test(error.message) && !error.message.includes('hunter2'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
