@@ -1,6 +1,5 @@
 // Runs a load (autocannon in its own process, see load-worker.ts) and returns its summary.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { runNode } from './service-process.ts';
 
 export type LoadSpec = {
   url: string;
@@ -31,14 +30,7 @@ export type LoadSummary = {
 const WORKER = new URL('./load-worker.ts', import.meta.url).pathname;
 
 export async function runLoad(spec: LoadSpec, timeoutMs = 300_000): Promise<LoadSummary> {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
+  const { code, stdout, stderr } = await runNode([WORKER, JSON.stringify(spec)], process.env, timeoutMs);
   if (code !== 0) throw new Error(`load worker failed (${code}): ${stderr.slice(0, 1000)}`);
   return JSON.parse(stdout.trim().split('\n').at(-1) as string) as LoadSummary;
 }

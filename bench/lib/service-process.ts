@@ -4,22 +4,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../test/helpers/ports.ts';
 
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 const MAIN = join(REPO_ROOT, 'src/main.ts');
 const START_TIMEOUT_MS = 30_000;
 
-/** A free loopback port: the public URLs (checked by the tool server's Host guard) must be known first. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** The public URLs (checked by the tool server's Host guard) must be known first. */
+export { freePort };
 
 export type ServiceOptions = {
   emulatorUrl: string;
@@ -69,8 +63,13 @@ export function serviceEnv(options: ServiceOptions, dataDir: string, restPort = 
 }
 
 /** Runs one `reelay` CLI command to completion (bounded) and returns its output. */
-export async function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000) {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000) {
+  return runNode([MAIN, ...args], env, timeoutMs);
+}
+
+/** Runs a Node script to its end (killed after timeoutMs), collecting its output. */
+export async function runNode(args: string[], env: NodeJS.ProcessEnv | undefined, timeoutMs: number) {
+  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

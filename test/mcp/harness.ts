@@ -2,7 +2,6 @@
 // a fake executor that answers from the golden AS2 fixtures, listening on 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { AppError } from '../../src/errors.ts';
 import { createExecutor, type Executor } from '../../src/operations/execute.ts';
 import { OPERATIONS } from '../../src/operations/registry.ts';
@@ -13,6 +12,7 @@ import { createKeyService, type KeyService } from '../../src/storage/keys.ts';
 import { createSqliteStore } from '../../src/storage/sqlite-store.ts';
 import type { Store } from '../../src/storage/types.ts';
 import type { FastifyInstance } from 'fastify';
+import { freePort } from '../helpers/ports.ts';
 
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
 const golden = (name: string): unknown => JSON.parse(readFileSync(new URL(`${name}.json`, GOLDEN), 'utf8'));
@@ -56,14 +56,7 @@ export function createFakeExecutor(calls: Array<{ tool: string; input: unknown }
   } as Executor;
 }
 
-/** A free loopback port: the public URL must be known before the server is built. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../helpers/ports.ts';
 
 export type Harness = {
   url: string;
