@@ -3,19 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLocalCoalescer } from './coalescer.ts';
 
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 test('concurrent runs of one key call fn once and share its value', async () => {
   const coalescer = createLocalCoalescer();
-  const gate = deferred<string>();
+  const gate = Promise.withResolvers<string>();
   let calls = 0;
   const runs = Array.from({ length: 100 }, () => coalescer.run('k', () => {
     calls += 1;
@@ -28,7 +18,7 @@ test('concurrent runs of one key call fn once and share its value', async () => 
 
 test('concurrent runs share a rejection, and a later run starts afresh', async () => {
   const coalescer = createLocalCoalescer();
-  const gate = deferred<string>();
+  const gate = Promise.withResolvers<string>();
   let calls = 0;
   const fn = () => {
     calls += 1;
@@ -43,7 +33,7 @@ test('concurrent runs share a rejection, and a later run starts afresh', async (
 
 test('different keys do not wait for each other', async () => {
   const coalescer = createLocalCoalescer();
-  const never = deferred<string>();
+  const never = Promise.withResolvers<string>();
   void coalescer.run('slow', () => never.promise);
   assert.equal(await coalescer.run('fast', async () => 'done'), 'done');
   never.resolve('late');

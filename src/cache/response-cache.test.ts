@@ -10,16 +10,6 @@ import type { ByteStore, CachePolicy } from './types.ts';
 
 const POLICY: CachePolicy = { ttlSeconds: 60, staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 600 };
 
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 function setup(options: { maxStaleSeconds?: number; store?: ByteStore } = {}) {
   let nowMs = 1_700_000_000_000;
   const clock = { now: () => nowMs };
@@ -129,7 +119,7 @@ describe('stale-while-revalidate', () => {
     const { cache, advanceSeconds, nextEvent } = setup();
     await cache.fetch('k', POLICY, async () => 'v1');
     advanceSeconds(61);
-    const gate = deferred<string>();
+    const gate = Promise.withResolvers<string>();
     let refreshes = 0;
     const load = () => {
       refreshes += 1;
@@ -248,7 +238,7 @@ describe('non-retryable answers', () => {
 describe('coalescing and bounds', () => {
   test('100 concurrent misses of one key call load once and all get its bytes', async () => {
     const { cache } = setup();
-    const gate = deferred<unknown>();
+    const gate = Promise.withResolvers<unknown>();
     let calls = 0;
     const load = () => {
       calls += 1;

@@ -12,14 +12,6 @@ import { connectRedis, deletePrefix, REDIS_URL, uniquePrefix } from './redis-con
 
 const POLICY: CachePolicy = { ttlSeconds: 60, staleWhileRevalidateSeconds: 60, staleIfErrorSeconds: 600 };
 
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((res) => {
-    resolve = res;
-  });
-  return { promise, resolve };
-}
-
 const probe = await connectRedis();
 
 describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'Redis unreachable' : false }, () => {
@@ -54,9 +46,9 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
     const shared = createRedisStore({ redis: node(), prefix: p });
     const [a, b] = [coalescer(node(), p), coalescer(node(), p)];
     let calls = 0;
-    const started = deferred();
-    const waiterPeeked = deferred();
-    const gate = deferred();
+    const started = Promise.withResolvers<void>();
+    const waiterPeeked = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
     const fn = async () => {
       calls += 1;
       started.resolve();
@@ -83,9 +75,9 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
     const p = prefix('coalesce-error');
     const [a, b] = [coalescer(node(), p), coalescer(node(), p)];
     let calls = 0;
-    const started = deferred();
-    const waiterPeeked = deferred();
-    const gate = deferred();
+    const started = Promise.withResolvers<void>();
+    const waiterPeeked = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
     const fn = async (): Promise<string> => {
       calls += 1;
       started.resolve();
@@ -111,7 +103,7 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
     await redis.set(`${p}lock:k`, 'token-of-a-crashed-node', 'PX', 60_000);
     const b = coalescer(node(), p);
     let peeks = 0;
-    const firstPeek = deferred();
+    const firstPeek = Promise.withResolvers<void>();
     const result = b.run('k', async () => 'ran-here', async () => {
       peeks += 1;
       firstPeek.resolve();
@@ -147,7 +139,7 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
   test('two response caches sharing Redis load a missing key once for 2×50 concurrent fetches', async () => {
     const p = prefix('response-cache');
     let bReads = 0;
-    const waiterPeeked = deferred();
+    const waiterPeeked = Promise.withResolvers<void>();
     const makeCache = (onRead?: () => void): ResponseCache => {
       const redis = node();
       const inner = createRedisStore({ redis, prefix: p });
@@ -169,8 +161,8 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
       if (bReads > 50) waiterPeeked.resolve();
     });
     let loads = 0;
-    const started = deferred();
-    const gate = deferred();
+    const started = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
     const load = async () => {
       loads += 1;
       started.resolve();
