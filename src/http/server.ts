@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { clientErrorHandler, refuseConnect, type RawAnswer } from '../client-errors.ts';
+import { clientErrorHandler, guardConnections, type RawAnswer } from '../client-errors.ts';
 import { AppError, isAppError, type ErrorCode } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import type { Executor } from '../operations/execute.ts';
@@ -102,7 +102,7 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
     frameworkErrors: (error, request, reply) =>
       sendProblem(reply, request, new AppError('invalid_request', 'The request path is malformed or too long.', { cause: error }), config.publicUrl),
   });
-  refuseConnect(app.server, (status) => rawProblem(status, config.publicUrl));
+  guardConnections(app.server, (status) => rawProblem(status, config.publicUrl));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

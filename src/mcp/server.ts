@@ -1,7 +1,7 @@
 // The tool server's own Fastify listener: MCP Streamable HTTP at POST / (Bearer API keys), and the
 // OAuth 2.1 authorization server on the same origin. The caller owns `.listen()` and `.close()`.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { clientErrorHandler, refuseConnect, type RawAnswer } from '../client-errors.ts';
+import { clientErrorHandler, guardConnections, type RawAnswer } from '../client-errors.ts';
 import { registerOAuthRoutes } from '../oauth/routes.ts';
 import { toServerUrls } from '../oauth/urls.ts';
 import { authenticateBearer } from './bearer.ts';
@@ -9,6 +9,7 @@ import { createGuard } from './guard.ts';
 import { runExchange, type ExchangeDeps } from './protocol.ts';
 import { buildToolDefinitions, createToolCaller, createToolInvoker } from './tools.ts';
 import { tryFastToolCall } from './fast-call.ts';
+import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
@@ -37,7 +38,7 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     // Malformed URLs and over-long parameters: the same answers as any other bad request here.
     frameworkErrors: (error, request, reply) => answerError(request.url, reply, { statusCode: 400, code: error.code }),
   });
-  refuseConnect(app.server, rawJsonRpcError);
+  guardConnections(app.server, rawJsonRpcError);
   const invoke = createToolInvoker(deps);
   const exchange: ExchangeDeps = {
     serviceName: deps.config.serviceName,
@@ -87,6 +88,8 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     if (body && typeof body === 'object' && INVALID_JSON in body) {
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null });
     }
+    const malformed = invalidToolCall(request.body);
+    if (malformed) return reply.code(200).type('application/json').send(malformed);
     const fast = await tryFastToolCall(request, request.body, invoke, auth.key);
     if (fast) return reply.code(200).type('application/json').send(fast);
     return runExchange(request, reply, exchange, auth.key, request.body);

@@ -248,6 +248,29 @@ describe('tools/call', () => {
     assert.equal(body.result, undefined);
   });
 
+  const malformed: Array<[string, unknown, RegExp]> = [
+    ['no params', undefined, /params/],
+    ['params without a name', {}, /params\.name/],
+    ['a name that is not a string', { name: 42 }, /params\.name/],
+    ['arguments that are a string', { name: 'platform_get_user', arguments: 'x' }, /arguments must be an object/],
+    ['arguments that are an array', { name: 'platform_get_user', arguments: [1] }, /arguments must be an object/],
+  ];
+  for (const [what, params, message] of malformed) {
+    test(`a tools/call with ${what} is JSON-RPC invalid params with a readable message, not an internal error`, async () => {
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/',
+        headers: { host: host(), authorization: `Bearer ${h.key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) }),
+      });
+      const body = response.json();
+      assert.equal(body.id, 7);
+      assert.equal(body.error.code, -32602);
+      assert.match(body.error.message, message);
+      assert.ok(!body.error.message.includes('invalid_type'), body.error.message);
+    });
+  }
+
   test('an internal fault is a JSON-RPC internal error without internal text, logged server-side', async () => {
     const body = (await call('platform_get_user', { username: 'crash' })).json();
     assert.equal(body.error.code, -32603);

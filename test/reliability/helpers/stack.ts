@@ -18,11 +18,11 @@ export type Stack = {
   close(): Promise<void>;
 };
 
-export async function startStack(options: { env?: Record<string, string>; emulator?: EmulatorOptions } = {}): Promise<Stack> {
+export async function startStack(options: { env?: Record<string, string>; nodeFlags?: string[]; emulator?: EmulatorOptions } = {}): Promise<Stack> {
   const emulator = await startEmulator({ seed: 1, ...options.emulator });
   const proxy = await startTimingProxy(emulator.url, { inspect: true });
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-reliability-'));
-  const serviceOptions = { emulatorUrl: proxy.url, dataDir, env: options.env };
+  const serviceOptions = { emulatorUrl: proxy.url, dataDir, env: options.env, nodeFlags: options.nodeFlags };
   const key = await createKeyWithCli(serviceEnv(serviceOptions, dataDir), 'reliability');
   const stack: Stack = {
     emulator,
