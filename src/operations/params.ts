@@ -18,11 +18,15 @@ export const username = z
   .transform((value) => value.toLowerCase())
   .describe('Platform username, with or without a leading @.');
 
-/** Platform ids are decimal strings beyond 2^53: never numbers. */
+/**
+ * Platform ids are decimal strings beyond 2^53: never numbers. Leading zeros are dropped, so `007`
+ * and `7` are one id, one cache entry and one platform request.
+ */
 const digits = (what: string) =>
   z
     .string()
     .regex(/^[0-9]{1,25}$/, `${what} must be a string of digits`)
+    .transform((value) => value.replace(/^0+(?=\d)/, ''))
     .describe(`Platform ${what} (a string of digits).`);
 
 export const videoId = digits('video id');
