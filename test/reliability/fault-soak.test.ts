@@ -1,6 +1,7 @@
 // Fault soak: steady load on a running `reelay serve` for two minutes while the emulator injects
 // each fault kind on 10% of platform requests. Only 502/503/504 problem+json failures, no crash,
-// bounded memory, stale answers for cached items, and full recovery within 10 s once faults stop.
+// bounded memory, stale answers for cached items, and full recovery once faults stop: within the
+// breakers' half-open delay plus ten seconds of fresh probes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout } from 'node:timers/promises';
