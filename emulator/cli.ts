@@ -23,11 +23,15 @@ export function parseEmulatorArgs(argv: string[]): EmulatorOptions {
       har: { type: 'string' },
       'waf-rate': { type: 'string' },
       'latency-ms': { type: 'string' },
+      profile: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
   });
+  const profile = values.profile ?? 'strict';
+  if (profile !== 'strict' && profile !== 'lenient') throw new Error(`--profile must be strict or lenient, got "${profile}"`);
   return {
+    profile,
     port: numberFlag(values.port, 'port'),
     host: values.host,
     seed: numberFlag(values.seed, 'seed'),
@@ -42,7 +46,7 @@ export async function runEmulatorCli(argv: string[]): Promise<void> {
   const emulator = await startEmulator(parseEmulatorArgs(argv));
   const m = emulator.manifest;
   const lines = [
-    `platform emulator listening on ${emulator.url} (seed ${m.seed})`,
+    `platform emulator listening on ${emulator.url} (seed ${m.seed}, profile ${emulator.profile})`,
     `  users:  public @${m.users.public}, private @${m.users.private}, live @${m.users.live}, many videos @${m.users.manyVideos}`,
     `  videos: with transcripts ${m.videos.withTranscripts.id}, with replies ${m.videos.withReplies.id}, deleted ${m.videos.deleted}`,
     `  tag:    #${m.tags.popular}`,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export const FAULT_KINDS = [
   'latency', 'status_429', 'status_5xx', 'reset', 'slow_body', 'malformed_json', 'empty_200', 'waf', 'captcha',
-  'changed_shape',
+  'changed_shape', 'refuse_native',
 ] as const;
 
 export const FaultRule = z.object({

@@ -193,3 +193,50 @@ describe('HAR replay', () => {
     }
   });
 });
+
+describe('signature profiles', () => {
+  const detail = () => ({ uniqueId: em.manifest.users.public, secUid: '' });
+
+  test('strict answers a request signed like today\'s web app', async () => {
+    const res = await client.get(client.signedPath('/api/user/detail/', detail()));
+    assert.equal(((await res.json()) as any).userInfo.user.uniqueId, em.manifest.users.public);
+  });
+
+  test('strict refuses the 2024 scheme (a computed X-Bogus alone) that lenient still answers', async () => {
+    assert.ok(await isEmpty200(await client.get(client.legacyPath('/api/user/detail/', detail()))));
+    const lenient = await startEmulator({ seed: 5, profile: 'lenient' });
+    try {
+      const other = await createTestClient(lenient.url);
+      const res = await other.get(other.legacyPath('/api/user/detail/', detail()));
+      assert.equal(((await res.json()) as any).userInfo.user.uniqueId, em.manifest.users.public);
+    } finally {
+      await lenient.close();
+    }
+  });
+
+  test('strict refuses an X-Gnarly sealed for another User-Agent', async () => {
+    const path = client.signedPath('/api/user/detail/', detail());
+    assert.ok(await isEmpty200(await client.get(path, { headers: { 'user-agent': TEST_UA.replace('Chrome/', 'Chrome/9') } })));
+  });
+
+  test('strict refuses an msToken it did not issue, even when the seal matches it', async () => {
+    const issued = client.cookies.get('msToken') as string;
+    client.cookies.set('msToken', `${issued.slice(0, -1)}${issued.endsWith('A') ? 'B' : 'A'}`);
+    try {
+      assert.ok(await isEmpty200(await client.get(client.signedPath('/api/user/detail/', detail()))));
+    } finally {
+      client.cookies.set('msToken', issued);
+    }
+  });
+
+  test('strict refuses an API call made with navigation headers', async () => {
+    const path = client.signedPath('/api/user/detail/', detail());
+    const navigation = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-user': '?1', 'upgrade-insecure-requests': '1' };
+    assert.ok(await isEmpty200(await client.get(path, { headers: navigation })));
+  });
+
+  test('strict refuses an altered query under a seal made for the original', async () => {
+    const path = client.signedPath('/api/user/detail/', detail());
+    assert.ok(await isEmpty200(await client.get(path.replace(`uniqueId=${em.manifest.users.public}`, `uniqueId=${em.manifest.users.private}`))));
+  });
+});

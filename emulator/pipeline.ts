@@ -5,12 +5,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dataset } from './dataset/dataset.ts';
 import { changePageShape, changeShape, decideFaults } from './faults.ts';
 import type { FaultConfig, FaultRule } from './faults.ts';
-import { checkSigned, newMsToken } from './guard.ts';
-import type { Tokens, XBogusModule } from './guard.ts';
+import { checkSigned, msTokenIssued, newMsToken } from './guard.ts';
+import type { GuardProfile, Tokens, XBogusModule } from './guard.ts';
 import type { Replay } from './har.ts';
 import { renderPage } from './handlers/pages.ts';
 import type { Reply } from './handlers/types.ts';
 import { routeOf } from './router.ts';
+import { SDK_COOKIE, type SdkScript } from './sdk.ts';
 import type { Route } from './router.ts';
 import { camelBody } from './wire/envelope.ts';
 import type { WireContext } from './wire/urls.ts';
@@ -19,6 +20,8 @@ import { WAF_COOKIE, WAF_TOKEN_COOKIE, wafAnswerValid, wafChallengePage } from '
 export type PipelineState = {
   ds: Dataset;
   signer: XBogusModule | undefined;
+  /** `strict` checks signatures, msToken and headers the way the platform does today. */
+  profile: GuardProfile;
   tokens: Tokens;
   replay: Replay | undefined;
   faults: FaultConfig;
@@ -26,6 +29,8 @@ export type PipelineState = {
   random: () => number;
   wafRate: number;
   apiResponses: number;
+  /** The platform SDK the start page runs; undefined when the signing sources cannot be read. */
+  sdk: SdkScript | undefined;
 };
 
 export type Arrival = { path: string; rawQuery: string; cookies: Record<string, string>; nowMs: number; ctx: WireContext };
@@ -42,6 +47,9 @@ function faultReply(rule: FaultRule, state: PipelineState, a: Arrival): Reply | 
       return { status: rule.status ?? 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' };
     case 'empty_200':
       return empty200();
+    // Only calls made by a page running the SDK pass: a native client, however well signed, does not.
+    case 'refuse_native':
+      return state.tokens.valid('sdk', a.cookies[SDK_COOKIE], a.ctx.nowSeconds) ? undefined : empty200();
     case 'waf':
       return html(wafChallengePage(state.tokens));
     case 'captcha':
@@ -63,17 +71,19 @@ function pageCookies(state: PipelineState, a: Arrival, always: boolean): string[
   set('ttwid', `1%7C${state.tokens.issue('ttwid')}`, 31_536_000);
   set('tt_chain_token', state.tokens.issue('chain'), 15_552_000);
   set('tt_csrf_token', state.tokens.issue('csrf'), 86_400);
-  set('msToken', newMsToken(), 864_000);
+  set('msToken', newMsToken(state.tokens), 864_000);
   return out;
 }
 
 function guarded(route: Route, state: PipelineState, req: IncomingMessage, a: Arrival): Reply {
   const platformReq = { method: req.method ?? 'GET', path: a.path, query: new URLSearchParams(a.rawQuery), headers: req.headers, cookies: a.cookies, ctx: a.ctx, nowMs: a.nowMs, ds: state.ds };
   if (route.guard === 'signed') {
-    if (!checkSigned(a.rawQuery, String(req.headers['user-agent'] ?? ''), a.ctx.nowSeconds, state.signer)) return empty200();
+    const signed = { rawQuery: a.rawQuery, userAgent: String(req.headers['user-agent'] ?? ''), body: '', nowSeconds: a.ctx.nowSeconds, headers: req.headers };
+    const checks = { profile: state.profile, xBogus: state.signer, msTokenIssued: (value: string) => msTokenIssued(state.tokens, value) };
+    if (!checkSigned(signed, checks)) return empty200();
     const reply = route.handler(platformReq);
     // The platform rotates msToken through Set-Cookie now and then (PLATFORM.md §5.1).
-    if (++state.apiResponses % 5 === 0) reply.headers['set-cookie'] = `msToken=${newMsToken()}; Max-Age=864000; ${COOKIE_ATTRS}`;
+    if (++state.apiResponses % 5 === 0) reply.headers['set-cookie'] = `msToken=${newMsToken(state.tokens)}; Max-Age=864000; ${COOKIE_ATTRS}`;
     return reply;
   }
   if (route.guard === 'media') {
@@ -96,6 +106,7 @@ function pageWithWaf(route: Route, state: PipelineState, platformReq: Parameters
     }
   }
   const reply = route.handler(platformReq);
+  if (a.path === '/' && reply.page && state.sdk) reply.page.script = state.sdk.render(state.tokens.issue('sdk'));
   cookies.push(...pageCookies(state, a, a.path === '/'));
   reply.headers['set-cookie'] = cookies;
   return reply;
@@ -112,7 +123,7 @@ function serialize(reply: Reply, rule: FaultRule | undefined): { headers: Record
   }
   if (reply.page) {
     const scope = rule?.kind === 'changed_shape' ? changePageShape(reply.page.scope) : reply.page.scope;
-    let text = renderPage(reply.page.title, scope);
+    let text = renderPage(reply.page.title, scope, reply.page.script);
     if (rule?.kind === 'malformed_json') text = text.replace(/(__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application\/json">)([\s\S]*?)(<\/script>)/, (_, o, d: string, c) => o + d.slice(0, d.length >> 1) + c);
     headers['content-type'] = 'text/html; charset=utf-8';
     return { headers, body: Buffer.from(text) };

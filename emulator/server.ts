@@ -14,6 +14,8 @@ import { createRng } from './prng.ts';
 import { newLogId } from './wire/envelope.ts';
 import { createPipeline } from './pipeline.ts';
 import type { PipelineState } from './pipeline.ts';
+import type { GuardProfile } from './guard.ts';
+import { loadSdkScript } from './sdk.ts';
 
 export type { FaultConfig } from './faults.ts';
 export type { Manifest } from './dataset/dataset.ts';
@@ -28,10 +30,14 @@ export type EmulatorOptions = {
   wafRate?: number;
   /** Fixed added latency on every platform request (benchmarks). */
   latencyMs?: number;
+  /** `strict` (default): today's checks (X-Gnarly bound to the request, issued msToken, API-call headers); `lenient`: format only. */
+  profile?: GuardProfile;
 };
 
 export type Emulator = {
   url: string;
+  /** The checks it applies: `strict` (today's platform) or `lenient`. */
+  profile: GuardProfile;
   port: number;
   manifest: Manifest;
   setFaults(faults: FaultConfig): void;
@@ -63,6 +69,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const state: PipelineState = {
     ds: createDataset(seed),
     signer: await loadXBogus(),
+    profile: options.profile ?? 'strict',
     tokens: createTokens(),
     replay: options.harFile ? loadReplay(options.harFile) : undefined,
     faults: FaultConfig.parse(options.faults ?? { rules: [] }),
@@ -70,6 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     random: createRng(seed ^ 0x5eed1e),
     wafRate: Math.min(Math.max(options.wafRate ?? 0, 0), 1),
     apiResponses: 0,
+    sdk: await loadSdkScript().catch(() => undefined),
   };
   const pipeline = createPipeline(state);
   let boundOrigin = '';
@@ -139,6 +147,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     url: boundOrigin,
     port: address.port,
     manifest: state.ds.manifest,
+    profile: state.profile,
     setFaults(faults) {
       state.faults = FaultConfig.parse(faults);
     },

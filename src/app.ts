@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config/config.ts';
+import { isProxyUrl, type Config } from './config/config.ts';
 import { openStore, createKeyService, createUsageRecorder } from './storage/index.ts';
 import type { KeyService } from './storage/keys.ts';
 import type { UsageRecorder } from './storage/usage-recorder.ts';
@@ -17,7 +17,9 @@ import { createRateLimiter, type RateLimiter } from './cache/rate-limit.ts';
 import { scalePolicies } from './cache/policies.ts';
 import { createPlatformClient } from './upstream/client.ts';
 import { createRedisIdentityHealthStore } from './upstream/redis-health.ts';
-import { resolveUpstreamConfig } from './upstream/config.ts';
+import { defaultUpstreamConfig, resolveUpstreamConfig } from './upstream/config.ts';
+import { findChromium } from './upstream/transport/browser.ts';
+import type { BrowserSettings } from './upstream/transport/fallback.ts';
 import type { PlatformClient } from './upstream/types.ts';
 import { createExecutor, type Executor } from './operations/execute.ts';
 import { OPERATIONS } from './operations/registry.ts';
@@ -49,7 +51,7 @@ export type Services = {
   store: Store;
   keys: KeyService;
   usage: UsageRecorder;
-  client: PlatformClient & { close(): Promise<void> };
+  client: PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] };
   executor: Executor;
   rateLimiter: RateLimiter;
   metrics: Metrics;
@@ -101,7 +103,7 @@ export async function loadProxies(platform: Config['platform']): Promise<string[
     const line = raw.trim();
     if (!line || line.startsWith('#')) continue;
     // Proxy URLs may carry credentials: name the line, never echo it.
-    if (!/^(https?|socks5h?):\/\/\S+$/.test(line)) throw new Error(`REELAY_PROXIES_FILE line ${index + 1} is not a proxy URL`);
+    if (!isProxyUrl(line)) throw new Error(`REELAY_PROXIES_FILE line ${index + 1} is not a proxy URL`);
     proxies.push(line);
   }
   return proxies;
@@ -127,8 +129,11 @@ export async function createServices(config: Config, options: ServicesOptions = 
     ...(options.clock ? { clock: options.clock } : {}),
     onEvent: (event) => metrics.observeCache(event.status),
   });
+  const browser = await resolveBrowser(config.platform, logger);
   const client = createPlatformClient({
     config: resolveUpstreamConfig({
+      browser,
+      signing: config.platform.signing,
       webOrigin: config.platform.webOrigin,
       webcastOrigin: config.platform.webcastOrigin,
       proxies,
@@ -237,4 +242,20 @@ export function createApp(services: Services): App {
       await services.close();
     },
   };
+}
+
+/** The browser transport's settings: `auto` uses a Chromium when one is found, and says so. */
+async function resolveBrowser(platform: Config['platform'], logger: Logger): Promise<BrowserSettings> {
+  const defaults = defaultUpstreamConfig.browser;
+  if (platform.browser === 'off') return { ...defaults, mode: 'off' };
+  const executablePath = await findChromium(platform.chromiumPath);
+  if (!executablePath) {
+    const where = platform.chromiumPath ?? 'the usual paths (/usr/bin/chromium…)';
+    if (platform.browser === 'always') throw new Error(`REELAY_BROWSER=always but no Chromium at ${where}: install it (apt-get install chromium) or set REELAY_CHROMIUM_PATH`);
+    logger.info({ browser: 'off' }, `no Chromium found at ${where}: the browser fallback is off (apt-get install chromium to enable it)`);
+    return { ...defaults, mode: 'off' };
+  }
+  const mode = platform.browser === 'auto' ? 'fallback' : platform.browser;
+  logger.info({ browser: mode, chromium: executablePath }, `browser transport: ${mode}, Chromium at ${executablePath}`);
+  return { ...defaults, mode, executablePath };
 }

@@ -40,3 +40,28 @@ it('proxies come from the list and the file, and a bad file line is named by num
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+it('a REELAY_PROXIES entry that is not a usable proxy URL stops the start, naming the entry but not echoing it', () => {
+  for (const bad of ['ftp://127.0.0.1:21', 'htp://user:hunter2@proxy:8080', 'hunter2', 'http://', 'http://127.0.0.1:3128/path', 'socks4://127.0.0.1:1080']) {
+    assert.throws(
+      () => parseConfig({ proxies: `http://127.0.0.1:3128,${bad}` }),
+      (error: Error) => /REELAY_PROXIES/.test(error.message) && /entry 2/.test(error.message) && !error.message.includes('hunter2'),
+      bad,
+    );
+  }
+  for (const good of ['http://u:p@127.0.0.1:3128', 'https://proxy.example:443', 'socks5://127.0.0.1:1080', 'socks5h://[::1]:1080']) {
+    assert.deepEqual(parseConfig({ proxies: good }).platform.proxies, [good]);
+  }
+});
+
+it('the browser transport setting takes off, fallback, always or auto, and nothing else', () => {
+  assert.equal(parseConfig({}).platform.browser, 'auto');
+  assert.equal(parseConfig({ browser: 'always' }).platform.browser, 'always');
+  assert.throws(() => parseConfig({ browser: 'sometimes' }), /REELAY_BROWSER/);
+});
+
+it('the signing profile is one of the known ones, web-2026 by default', () => {
+  assert.equal(parseConfig({}).platform.signing, 'web-2026');
+  assert.equal(parseConfig({ signing: 'legacy-xbogus' }).platform.signing, 'legacy-xbogus');
+  assert.throws(() => parseConfig({ signing: 'web-2027' }), /REELAY_SIGNING/);
+});

@@ -58,6 +58,7 @@ export function serviceEnv(options: ServiceOptions, dataDir: string, restPort = 
     REELAY_IDENTITY_RPS: '100000',
     REELAY_RATE_LIMIT_PER_MINUTE: '100000000',
     REELAY_LOG_LEVEL: 'info',
+    REELAY_BROWSER: 'off',
     ...options.env,
   };
 }

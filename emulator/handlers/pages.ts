@@ -31,11 +31,12 @@ function page(req: PlatformRequest, title: string, scopes: Record<string, unknow
   return { status: 200, headers: {}, page: { title, scope: { 'webapp.app-context': appContext(req), ...scopes } } };
 }
 
-export function renderPage(title: string, scope: Record<string, unknown>): string {
+export function renderPage(title: string, scope: Record<string, unknown>, script?: string): string {
   // `<` is escaped so user text cannot close the script element.
   const data = JSON.stringify({ __DEFAULT_SCOPE__: scope }).replace(/</g, '\\u003c');
+  const sdk = script === undefined ? '' : `<script>${script}</script>`;
   return (
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${sdk}</head>` +
     `<body><div id="app"></div>` +
     `<script id="__UNIVERSAL_DATA_FOR_REHYDRATION__" type="application/json">${data}</script>` +
     `</body></html>`

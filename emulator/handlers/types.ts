@@ -21,7 +21,7 @@ export type Reply = {
   /** JSON body, serialized by the server. */
   json?: Record<string, unknown>;
   /** Rehydration scope of an HTML page, rendered by the server. */
-  page?: { scope: Record<string, unknown>; title: string };
+  page?: { scope: Record<string, unknown>; title: string; script?: string };
   body?: string | Buffer;
 };
 

@@ -39,7 +39,7 @@ export async function runDemo(argv: string[], env: Env, io: Io): Promise<number>
     io.stderr.write('reelay demo: --emulator-port (REELAY_EMULATOR_PORT) must be a port number\n');
     return 2;
   }
-  const emulator = await startEmulator({ port: emulatorPort, host: '127.0.0.1', seed: 1 });
+  const emulator = await startEmulator({ port: emulatorPort, host: '127.0.0.1', seed: 1, profile: 'strict' });
   // The demo keeps its own store beside the live one, so demo keys never mix with real ones.
   const base = parsed.config;
   const config = Object.freeze({

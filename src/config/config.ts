@@ -1,6 +1,7 @@
 // Builds the frozen service configuration from environment variables and command-line flags.
 // Flags win over their REELAY_* twins; a bad value stops the start with the variable named.
 import { z } from 'zod';
+import { DEFAULT_SIGNING_PROFILE, SIGNING_PROFILE_NAMES, type SigningProfileName } from '../upstream/signing/profiles.ts';
 
 export type Config = Readonly<{
   host: string;
@@ -22,6 +23,11 @@ export type Config = Readonly<{
     identityRatePerSecond: number;
     requestTimeoutMs: number;
     maxConcurrent: number;
+    /** `auto` is `fallback` when a Chromium is found and `off` otherwise. */
+    browser: 'auto' | 'off' | 'fallback' | 'always';
+    /** Which signature parameters native API calls carry (src/upstream/signing/profiles.ts). */
+    signing: SigningProfileName;
+    chromiumPath: string | undefined;
   }>;
   rateLimit: Readonly<{ points: number; durationSeconds: number }>;
   cacheMaxBytes: number;
@@ -52,6 +58,9 @@ export const ENV_NAMES = {
   identityRatePerSecond: 'REELAY_IDENTITY_RPS',
   requestTimeoutMs: 'REELAY_UPSTREAM_TIMEOUT_MS',
   maxConcurrent: 'REELAY_UPSTREAM_CONCURRENCY',
+  browser: 'REELAY_BROWSER',
+  signing: 'REELAY_SIGNING',
+  chromiumPath: 'REELAY_CHROMIUM_PATH',
   rateLimitPerMinute: 'REELAY_RATE_LIMIT_PER_MINUTE',
   cacheMaxBytes: 'REELAY_CACHE_MAX_BYTES',
   cacheTtlFactor: 'REELAY_CACHE_TTL_FACTOR',
@@ -73,6 +82,27 @@ const list = z.string().transform((value) =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0),
 );
+
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:']);
+
+/** A proxy URL impit can use: http(s) or socks5(h), a host, nothing after the authority. */
+export function isProxyUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return PROXY_SCHEMES.has(url.protocol) && url.hostname !== '' && (url.pathname === '' || url.pathname === '/') && url.search === '' && url.hash === '';
+}
+
+// A bad entry would otherwise be dropped and reelay would connect directly, exposing its own
+// address: refuse to start instead. Entries may carry credentials, so the message names the position.
+const proxyList = list.superRefine((entries, ctx) => {
+  entries.forEach((entry, index) => {
+    if (!isProxyUrl(entry)) ctx.addIssue({ code: 'custom', message: `entry ${index + 1} is not a proxy URL (http://, https://, socks5:// or socks5h:// with a host)` });
+  });
+});
 
 function read<T>(schema: z.ZodType<T>, name: keyof typeof ENV_NAMES, value: string | undefined, fallback: T): T {
   if (value === undefined || value === '') return fallback;
@@ -116,12 +146,15 @@ export function parseConfig(input: ConfigInput): Config {
     platform: {
       webOrigin: read(url, 'webOrigin', input.webOrigin, 'https://www.tiktok.com'),
       webcastOrigin: read(url, 'webcastOrigin', input.webcastOrigin, 'https://webcast.tiktok.com'),
-      proxies: read(list, 'proxies', input.proxies, []),
+      proxies: read(proxyList, 'proxies', input.proxies, []),
       proxiesFile: read(z.string().min(1), 'proxiesFile', input.proxiesFile, undefined as string | undefined),
       identityCount: read(positiveInt.max(64), 'identityCount', input.identityCount, 4),
       identityRatePerSecond: read(z.coerce.number().positive(), 'identityRatePerSecond', input.identityRatePerSecond, 2),
       requestTimeoutMs: read(positiveInt, 'requestTimeoutMs', input.requestTimeoutMs, 10_000),
       maxConcurrent: read(positiveInt, 'maxConcurrent', input.maxConcurrent, 16),
+      browser: read(z.enum(['auto', 'off', 'fallback', 'always']), 'browser', input.browser, 'auto'),
+      signing: read(z.enum(SIGNING_PROFILE_NAMES as [SigningProfileName, ...SigningProfileName[]]), 'signing', input.signing, DEFAULT_SIGNING_PROFILE),
+      chromiumPath: read(z.string().min(1), 'chromiumPath', input.chromiumPath, undefined as string | undefined),
     },
     rateLimit: { points: perMinute, durationSeconds: 60 },
     cacheMaxBytes: read(positiveInt, 'cacheMaxBytes', input.cacheMaxBytes, 256 * 1024 * 1024),

@@ -17,12 +17,17 @@ function fakePlatform(handler: Handler): { factory: SessionFactory; seen: Array<
   const factory: SessionFactory = async ({ browser }) => {
     const sessionNo = (sessions += 1);
     const cookies = new Map<string, string>([['tt_chain_token', `chain-${sessionNo}`], ['msToken', `ms-${sessionNo}`]]);
+    let visits = 0;
     const session: HttpSession = {
       browser,
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0.0.0',
       async fetch(href, init) {
         const url = new URL(href);
-        if (url.pathname === '/') return { status: 200, headers: new Headers(), url: href, text: async () => '<html></html>' };
+        if (url.pathname === '/') {
+          // The home page hands out a fresh msToken on every visit, as the platform's does.
+          cookies.set('msToken', `ms-${sessionNo}${visits++ === 0 ? '' : `-r${visits - 1}`}`);
+          return { status: 200, headers: new Headers(), url: href, text: async () => '<html></html>' };
+        }
         seen.push({ url, sessionNo });
         if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError');
         const reply = await handler(url, sessionNo);
@@ -75,16 +80,29 @@ test('a user is fetched with the identity\'s chain token, signed and with msToke
   assert.equal(url.pathname, '/api/user/detail/');
   assert.equal(url.searchParams.get('uniqueId'), 'alice');
   assert.match(url.searchParams.get('msToken') ?? '', /^ms-\d$/);
-  assert.equal([...url.searchParams.keys()].at(-1), 'X-Bogus');
+  assert.deepEqual([...url.searchParams.keys()].slice(-3), ['msToken', 'X-Bogus', 'X-Gnarly']);
+  assert.equal(url.searchParams.get('X-Bogus'), '1');
   assert.deepEqual(outcomes.map((o) => [o.endpoint, o.outcome]), [['/api/user/detail/', 'ok']]);
 });
 
-test('an empty 200 retires the identity and the retry succeeds on a different one', async () => {
+test('an empty 200 is tried again once on the same identity with a fresh msToken, and that can succeed', async () => {
   let calls = 0;
   const { client, seen, outcomes } = makeClient(() => ((calls += 1) === 1 ? { body: '', headers: { tt_orcas_res: '1' } } : { body: JSON.stringify({ statusCode: 0, itemList: [item('9')], hasMore: false, cursor: '0' }) }));
   const page = await client.getUserPosts('SEC1', 'newest', { cursor: '0', count: 30 });
   assert.equal(page.data.items[0].id, '9');
-  assert.notEqual(seen[0].sessionNo, seen[1].sessionNo);
+  assert.equal(seen[0].sessionNo, seen[1].sessionNo);
+  assert.notEqual(seen[0].url.searchParams.get('msToken'), seen[1].url.searchParams.get('msToken'));
+  // One refusal is not held against the identity: the request settles once, as ok.
+  assert.deepEqual(outcomes.map((o) => o.outcome), ['ok']);
+});
+
+test('after two empty 200s on one identity the next attempt uses another identity', async () => {
+  let calls = 0;
+  const { client, seen, outcomes } = makeClient(() => ((calls += 1) <= 2 ? { body: '', headers: { tt_orcas_res: '1' } } : { body: JSON.stringify({ statusCode: 0, itemList: [item('9')], hasMore: false, cursor: '0' }) }));
+  const page = await client.getUserPosts('SEC1', 'newest', { cursor: '0', count: 30 });
+  assert.equal(page.data.items[0].id, '9');
+  assert.equal(seen[0].sessionNo, seen[1].sessionNo);
+  assert.notEqual(seen[1].sessionNo, seen[2].sessionNo);
   assert.deepEqual(outcomes.map((o) => o.outcome), ['blocked', 'ok']);
 });
 
@@ -94,7 +112,7 @@ test('a video blocked on the API is read from its page instead', async () => {
   const { client, seen } = makeClient((url) => (url.pathname.startsWith('/api/') ? { body: '' } : { body: html }));
   const video = await client.getVideo('77');
   assert.equal(video.data.id, '77');
-  assert.deepEqual(seen.map((s) => s.url.pathname), ['/api/item/detail/', '/@_/video/77']);
+  assert.deepEqual(seen.map((s) => s.url.pathname), ['/api/item/detail/', '/api/item/detail/', '/@_/video/77']);
 });
 
 test('a 5xx is retried to success; persistent 5xx ends as upstream_error after maxAttempts', async () => {

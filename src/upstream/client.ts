@@ -7,11 +7,13 @@ import { resolveUpstreamConfig, type UpstreamConfig } from './config.ts';
 import { endpoints, type EndpointRequest } from './endpoints.ts';
 import { createMemoryIdentityHealthStore, type IdentityHealthStore } from './health.ts';
 import { createImpitSessionFactory, type SessionFactory } from './http-session.ts';
-import { createIdentityPool } from './identities.ts';
+import { createIdentityPool, type Lease } from './identities.ts';
+import { createBrowserEngine, type BrowserEngine } from './transport/browser.ts';
+import { createTransportChooser } from './transport/fallback.ts';
 import { parsers } from './normalize.ts';
 import { createRequester, type OutcomeEvent, type ParseBody } from './request.ts';
 import { createResilience } from './resilience.ts';
-import { createXBogusSigner, type Signer } from './signing/signer.ts';
+import { createSigner, type Signer } from './signing/signer.ts';
 import type { Fetched, PlatformClient, RawPage } from './types.ts';
 
 export type PlatformClientDeps = {
@@ -20,15 +22,17 @@ export type PlatformClientDeps = {
   logger?: { warn(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
   onOutcome?: (event: OutcomeEvent) => void;
   identityHealth?: IdentityHealthStore;
-  /** Defaults to X-Bogus. */
+  /** Defaults to the profile named in `config.signing`. */
   signer?: Signer;
   /** Defaults to impit sessions; tests may inject their own. */
   createSession?: SessionFactory;
+  /** Defaults to Chromium at `config.browser.executablePath` when the browser mode is not off. */
+  browserEngine?: BrowserEngine;
 };
 
 type Step<T> = { request: EndpointRequest; parse: ParseBody<T> };
 
-export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void> } {
+export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] } {
   const config = resolveUpstreamConfig(deps.config);
   const clock = deps.clock ?? { now: () => Date.now() };
   const health = deps.identityHealth ?? createMemoryIdentityHealthStore();
@@ -44,24 +48,47 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     clock,
     pool,
     health,
-    signer: deps.signer ?? createXBogusSigner(),
+    signer: deps.signer ?? createSigner(config.signing),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.onOutcome ? { onOutcome: deps.onOutcome } : {}),
   });
   const resilience = createResilience(config);
+  const browser = config.browser;
+  const transports = createTransportChooser({
+    settings: browser,
+    engine:
+      deps.browserEngine ??
+      (browser.mode !== 'off' && browser.executablePath
+        ? createBrowserEngine({ executablePath: browser.executablePath, webOrigin: config.webOrigin, ...(deps.logger ? { logger: deps.logger } : {}) })
+        : undefined),
+    clock,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
   // Last page seen per list, to catch the platform sending the same page for a new cursor.
   const lastPages = new LRUCache<string, { cursor: string; ids: string }>({ max: 5_000 });
   let closed = false;
 
+  async function performOn<T>(lease: Lease, step: Step<T>, signal: AbortSignal): Promise<Fetched<T>> {
+    try {
+      const { value, identity } = await requester.perform(lease.identity, step.request, step.parse, signal);
+      const chainToken = await identity.session.getCookie('tt_chain_token', config.webOrigin);
+      return { data: value, chainToken };
+    } finally {
+      lease.release();
+    }
+  }
+
   async function runStep<T>(step: Step<T>): Promise<Fetched<T>> {
     return resilience.guardRequest(step.request.endpoint, async (signal) => {
-      const lease = await pool.acquire();
+      if (transports.useBrowser(step.request)) return performOn(await transports.acquire(), step, signal);
       try {
-        const { value, identity } = await requester.perform(lease.identity, step.request, step.parse, signal);
-        const chainToken = await identity.session.getCookie('tt_chain_token', config.webOrigin);
-        return { data: value, chainToken };
-      } finally {
-        lease.release();
+        return await performOn(await pool.acquire(), step, signal);
+      } catch (error) {
+        // Refused natively: the same request again at once in a page that runs the platform's script.
+        if (error instanceof UpstreamFailure && error.outcome === 'blocked' && transports.refusedNatively(step.request, error.reason)) {
+          return performOn(await transports.acquire(), step, signal);
+        }
+        throw error;
       }
     });
   }
@@ -158,8 +185,11 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
       if (!/^https?:\/\//i.test(url)) return Promise.reject(new AppError('invalid_request', 'The subtitle URL is not an http(s) URL.'));
       return call('subtitle', [{ request: endpoints.subtitle(url), parse: parsers.subtitle }]);
     },
+    /** Endpoints now served through the browser transport. */
+    browserEndpoints: () => transports.browserEndpoints(),
     async close() {
       closed = true;
+      await transports.close();
     },
   };
 }

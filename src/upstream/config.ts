@@ -1,5 +1,7 @@
 // Settings of the platform client; main.ts builds them from the environment, tests pass their own.
 // Origins are configuration so the same client talks to the real platform or to the emulator.
+import type { BrowserSettings } from './transport/fallback.ts';
+import { DEFAULT_SIGNING_PROFILE, type SigningProfileName } from './signing/profiles.ts';
 
 export type UpstreamConfig = {
   /** https://www.tiktok.com */
@@ -28,6 +30,10 @@ export type UpstreamConfig = {
   maxConcurrentPerIdentity: number;
   /** Seconds a client is told to wait after the platform blocked us. */
   blockedRetryAfterSeconds: number;
+  /** The Chromium transport: off, a fallback after native signing is refused, or always. */
+  browser: BrowserSettings;
+  /** Which signature parameters native API calls carry (signing/profiles.ts). */
+  signing: SigningProfileName;
 };
 
 export const defaultUpstreamConfig: Readonly<UpstreamConfig> = Object.freeze({
@@ -47,6 +53,8 @@ export const defaultUpstreamConfig: Readonly<UpstreamConfig> = Object.freeze({
   maxConcurrent: 32,
   maxConcurrentPerIdentity: 4,
   blockedRetryAfterSeconds: 30,
+  browser: Object.freeze({ mode: 'off', executablePath: undefined, stickyMs: 10 * 60_000, sessions: 2 }),
+  signing: DEFAULT_SIGNING_PROFILE,
 });
 
 /** Defaults with the given overrides; nested `breaker` is merged too. */

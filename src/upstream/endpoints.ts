@@ -15,6 +15,8 @@ export type EndpointRequest = {
   params: QueryParams;
   /** For `raw`: the absolute URL to fetch as is. */
   url?: string;
+  /** The page a person would be on when the web app makes this call (a path on the web origin). */
+  referer?: string;
 };
 
 const ORDER_TYPE: Record<UserOrder, string> = { newest: '0', popular: '1', oldest: '2' };
@@ -32,7 +34,7 @@ function paging(page: PageRequest): QueryParams {
 
 export const endpoints = {
   // "TikTok accepts either identifier and needs both keys present even when one is blank" (EV-new).
-  userDetail: (username: string) => api('/api/user/detail/', [['secUid', ''], ['uniqueId', username]]),
+  userDetail: (username: string) => ({ ...api('/api/user/detail/', [['secUid', ''], ['uniqueId', username]]), referer: `/@${encodeURIComponent(username)}` }),
   userPage: (username: string): EndpointRequest => ({
     endpoint: 'page:user',
     kind: 'page',

@@ -1,10 +1,9 @@
 // One browser-like HTTP session per identity: impit (TLS fingerprint, client hints, UA of a real
-// browser) with its own cookie jar and optional proxy. The UA is read from what impit really sends.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// browser) with its own cookie jar and optional proxy, presenting the browser of browser-version.ts.
 import { Impit } from 'impit';
 import { CookieJar } from 'tough-cookie';
 import type { BrowserName } from './params.ts';
+import { BROWSER } from './browser-version.ts';
 
 export type SessionResponse = {
   status: number;
@@ -26,24 +25,11 @@ export interface HttpSession {
 
 export type SessionFactory = (options: { browser: BrowserName; proxy: string | undefined }) => Promise<HttpSession>;
 
-/** Asks impit, once per browser, which User-Agent it sends, by fetching a loopback echo server. */
-async function probeUserAgent(browser: BrowserName): Promise<string> {
-  const server = createServer((req, res) => res.end(req.headers['user-agent'] ?? ''));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    const response = await new Impit({ browser, timeout: 5_000 }).fetch(`http://127.0.0.1:${port}/`);
-    return await response.text();
-  } finally {
-    server.close();
-  }
-}
-
 export function createImpitSessionFactory(options: { timeoutMs: number }): SessionFactory {
-  const userAgents = new Map<BrowserName, Promise<string>>();
   return async ({ browser, proxy }) => {
-    if (!userAgents.has(browser)) userAgents.set(browser, probeUserAgent(browser));
-    const userAgent = await (userAgents.get(browser) as Promise<string>);
+    // impit emulates the TLS and HTTP/2 of its profile; the User-Agent and client hints it would
+    // send are replaced per request with the one browser version of browser-version.ts.
+    const userAgent = BROWSER.userAgent;
     const jar = new CookieJar();
     const impit = new Impit({
       browser,
@@ -56,7 +42,7 @@ export function createImpitSessionFactory(options: { timeoutMs: number }): Sessi
       userAgent,
       async fetch(url, init = {}) {
         const response = await impit.fetch(url, {
-          ...(init.headers ? { headers: init.headers } : {}),
+          headers: { 'user-agent': userAgent, ...BROWSER.clientHints, ...init.headers },
           ...(init.signal ? { signal: init.signal } : {}),
         });
         return { status: response.status, headers: response.headers, url: response.url, text: () => response.text() };

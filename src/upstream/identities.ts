@@ -7,6 +7,7 @@ import type { IdentityHealthStore } from './health.ts';
 import type { HttpSession, SessionFactory } from './http-session.ts';
 import type { BrowserName } from './params.ts';
 import { profileFromUserAgent, type BrowserProfile } from './params.ts';
+import { BROWSER } from './browser-version.ts';
 
 export type Identity = {
   readonly id: string;
@@ -54,7 +55,8 @@ export function createIdentityPool(deps: PoolDeps) {
   let created = 0;
 
   async function createIdentity(): Promise<Identity> {
-    const browser: BrowserName = created % 2 === 0 ? 'chrome' : 'firefox';
+    // One browser version everywhere: a Firefox TLS handshake under a Chrome User-Agent would stand out.
+    const browser: BrowserName = BROWSER.impitProfile;
     const proxy = config.proxies.length > 0 ? config.proxies[created % config.proxies.length] : undefined;
     created += 1;
     const session = await deps.createSession({ browser, proxy });

@@ -45,7 +45,7 @@ test('every common parameter the web app sends is present', () => {
 
 test('the X-Bogus signer appends the signature last, over the query exactly as sent', () => {
   const unsigned = buildWebApiUrl('https://www.example.test', '/api/x/', ctx, [['a', '1']], 'm');
-  const signed = createXBogusSigner().sign(unsigned, UA, 1_735_689_600);
+  const signed = createXBogusSigner().sign(unsigned, { userAgent: UA, nowMs: 1_735_689_600_000 });
   const keys = [...signed.searchParams.keys()];
   assert.equal(keys.at(-1), 'X-Bogus');
   const value = signed.searchParams.get('X-Bogus') as string;

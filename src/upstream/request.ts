@@ -6,6 +6,7 @@ import type { EndpointRequest } from './endpoints.ts';
 import type { IdentityHealthStore } from './health.ts';
 import type { Identity, IdentityPool } from './identities.ts';
 import { buildPlainUrl, buildWebApiUrl } from './params.ts';
+import { headersForKind } from './browser-version.ts';
 import type { Signer } from './signing/signer.ts';
 import type { UpstreamOutcome } from './types.ts';
 import { parseWafChallenge, solveWafChallenge } from './waf.ts';
@@ -27,14 +28,22 @@ export type ParseBody<T> = (body: string) => T;
 
 export type Answer = { status: number; headers: Headers; body: string; finalUrl: string };
 
-/** Settles with `work`, or rejects as soon as `signal` aborts even if `work` ignores the signal. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with `work`, or rejects as soon as `signal` aborts even if `work` ignores the signal.
+ * `work` is already running, so its own rejection is always observed, also when nobody waits for it.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
   if (signal.aborted) return Promise.reject(new DOMException('aborted', 'AbortError'));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new DOMException('aborted', 'AbortError'));
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+function signsInPage(identity: Identity): boolean {
+  return (identity.session as { signsInPage?: boolean }).signsInPage === true;
 }
 
 export function createRequester(deps: RequesterDeps) {
@@ -46,7 +55,8 @@ export function createRequester(deps: RequesterDeps) {
     const origin = req.origin === 'webcast' ? config.webcastOrigin : config.webOrigin;
     if (req.kind === 'page') return new URL(req.path, origin);
     if (req.kind === 'plain') return buildPlainUrl(origin, req.path, req.params);
-    const msToken = await identity.session.getCookie('msToken', config.webOrigin);
+    const inPage = signsInPage(identity);
+    const msToken = inPage ? undefined : await identity.session.getCookie('msToken', config.webOrigin);
     const ctx = {
       profile: identity.profile,
       deviceId: identity.deviceId,
@@ -57,20 +67,22 @@ export function createRequester(deps: RequesterDeps) {
       historyLen: 2,
     };
     const unsigned = buildWebApiUrl(origin, req.path, ctx, req.params, msToken);
-    return deps.signer.sign(unsigned, identity.profile.userAgent, Math.floor(clock.now() / 1000));
+    // In a browser page the platform's own script adds msToken and the signatures.
+    if (inPage) return new URL(unsigned.href.replace(/[?&]msToken=$/, ''));
+    return deps.signer.sign(unsigned, { userAgent: identity.profile.userAgent, nowMs: clock.now() });
   }
 
   async function headersFor(identity: Identity, req: EndpointRequest, url: URL): Promise<Record<string, string>> {
+    // A page's fetch sends the browser's own headers: Referer, Origin and the fetch metadata.
+    if (signsInPage(identity)) return {};
     const web = new URL(config.webOrigin);
-    const referer = `${web.origin}/`;
-    if (req.kind === 'page') return { Referer: referer };
-    if (req.kind === 'raw') {
-      // Media and subtitle hosts are not the web origin, so the jar would not send the chain token there.
-      if (url.host === web.host) return { Referer: referer };
+    const headers = headersForKind(req.kind, req.referer ? new URL(req.referer, web.origin).href : `${web.origin}/`, web.origin);
+    // Media and subtitle hosts are not the web origin, so the jar would not send the chain token there.
+    if (req.kind === 'raw' && url.host !== web.host) {
       const chain = await identity.session.getCookie('tt_chain_token', config.webOrigin);
-      return chain ? { Referer: referer, Cookie: `tt_chain_token=${chain}` } : { Referer: referer };
+      if (chain) headers.cookie = `tt_chain_token=${chain}`;
     }
-    return { Referer: referer, Origin: web.origin, Accept: 'application/json, text/plain, */*' };
+    return headers;
   }
 
   async function fetchOnce(identity: Identity, req: EndpointRequest, signal: AbortSignal): Promise<Answer> {
@@ -100,8 +112,22 @@ export function createRequester(deps: RequesterDeps) {
       c = classifyHttp(answer, kind, clock.now());
       if (c.reason === 'waf') c = { outcome: 'blocked', reason: 'waf_repeated' };
     }
+    // An empty 200 often means a stale msToken: working clients fetch a fresh one and try again on
+    // the same session once before giving the session up (PLATFORM.md §4, §5.1).
+    if (c.reason.startsWith('empty_200') && req.kind === 'web-api' && !signsInPage(identity)) {
+      await refreshMsToken(identity, signal);
+      answer = await fetchOnce(identity, req, signal);
+      c = classifyHttp(answer, kind, clock.now());
+    }
     if (c.outcome !== 'ok') throw new UpstreamFailure(c);
     return answer;
+  }
+
+  /** The platform's home page sets a new msToken (and the other session cookies) on each visit. */
+  async function refreshMsToken(identity: Identity, signal: AbortSignal): Promise<void> {
+    const home = new URL('/', config.webOrigin);
+    const response = await identity.session.fetch(home.href, { headers: headersForKind('page', home.href, home.origin), signal });
+    await response.text();
   }
 
   function failureOf(error: unknown, signal: AbortSignal): UpstreamFailure {

@@ -23,6 +23,8 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-test-'));
   const publicUrl = 'http://reelay.test';
   const config = parseConfig({
+    // The browser transport has its own tests; elsewhere Chromium would only slow fault tests down.
+    browser: 'off',
     dataDir,
     publicUrl,
     mcpPublicUrl: 'http://mcp.reelay.test',

@@ -25,6 +25,8 @@ export async function startScaleStack(options: { emulator?: EmulatorOptions; con
   const emulator = await startEmulator({ seed: 1, ...options.emulator });
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-scale-'));
   const config = parseConfig({
+    // The browser transport has its own tests; elsewhere Chromium would only slow fault tests down.
+    browser: 'off',
     dataDir,
     publicUrl: 'http://reelay.test',
     mcpPublicUrl: 'http://mcp.reelay.test',

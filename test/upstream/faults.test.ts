@@ -74,11 +74,11 @@ describe('fault recovery against the emulator', { skip }, () => {
     await client.close();
   });
 
-  test('after an empty 200 the next attempt uses a new identity and succeeds', async () => {
+  test('after an empty 200 the session refreshes its msToken and retries once, then a new identity takes over', async () => {
     const log: Array<{ session: number; path: string }> = [];
     const { client, outcomes } = clientFor(emulator, { identityCount: 1 }, {
       createSession: taggedSessions(log),
-      // Lift the fault as soon as the first block is reported, so exactly one request is refused.
+      // Lift the fault as soon as the first block is reported, so exactly one attempt is refused.
       onOutcome: (e) => {
         outcomes.push(e);
         if (e.outcome === 'blocked') emulator.setFaults({ rules: [] });
@@ -89,8 +89,11 @@ describe('fault recovery against the emulator', { skip }, () => {
     assert.ok(result.data.items.length > 0);
     assert.deepEqual(outcomes.map((o) => o.outcome), ['blocked', 'ok']);
     const calls = log.filter((l) => l.path === COMMENTS);
-    assert.equal(calls.length, 2);
-    assert.notEqual(calls[0].session, calls[1].session, 'the retry came from a different identity');
+    assert.equal(calls.length, 3, 'empty, empty again after the msToken refresh, then answered');
+    assert.equal(calls[0].session, calls[1].session, 'the first retry stays on the same identity');
+    assert.notEqual(calls[1].session, calls[2].session, 'the attempt after the block came from a different identity');
+    const between = log.slice(log.indexOf(calls[0]) + 1, log.indexOf(calls[1]));
+    assert.deepEqual(between, [{ session: calls[0].session, path: '/' }], 'the home page was visited between the two tries');
     await client.close();
   });
 
@@ -116,6 +119,7 @@ describe('fault recovery against the emulator', { skip }, () => {
 
   test('a wrongly signed request is rejected as blocked', async () => {
     const corrupt: Signer = {
+      profile: 'corrupt',
       sign(url) {
         const signed = new URL(url);
         signed.search = `${signed.search.slice(1)}&X-Bogus=DFSzswVYLFJANSqMt8kkae9WX7ro`;

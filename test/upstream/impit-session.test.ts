@@ -1,14 +1,17 @@
-// The real impit session over loopback HTTP: the signed UA is the UA sent, msToken updates from
-// Set-Cookie are sent on the next request, and the bootstrap cookies reach the platform.
+// The real impit session over loopback HTTP: the sealed UA is the UA sent, msToken updates from
+// Set-Cookie are sent on the next request, the bootstrap cookies reach the platform, and an API
+// call carries the headers of the page's own fetch with one browser version throughout.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPlatformClient } from '../../src/upstream/client.ts';
 import { resolveUpstreamConfig } from '../../src/upstream/config.ts';
-import { verifyXBogus } from '../../src/upstream/signing/x-bogus.ts';
+import { decodeXGnarly } from '../../src/upstream/signing/x-gnarly.ts';
+import { md5Hex, utf8Bytes } from '../../src/upstream/signing/md5.ts';
+import { BROWSER, CHROME_MAJOR } from '../../src/upstream/browser-version.ts';
 
-type Seen = { path: string; query: string; ua: string; cookie: string; referer: string };
+type Seen = { path: string; query: string; ua: string; cookie: string; referer: string; headers: IncomingMessage['headers'] };
 const seen: Seen[] = [];
 let server: Server;
 let origin: string;
@@ -24,6 +27,7 @@ function record(req: IncomingMessage): Seen {
     ua: String(req.headers['user-agent'] ?? ''),
     cookie: String(req.headers.cookie ?? ''),
     referer: String(req.headers.referer ?? ''),
+    headers: req.headers,
   };
   seen.push(entry);
   return entry;
@@ -54,12 +58,23 @@ test('requests are signed for the UA impit really sends and carry the newest msT
   const api = seen.filter((s) => s.path === '/api/user/detail/');
   assert.equal(api.length, 2);
   for (const call of api) {
-    const at = call.query.lastIndexOf('&X-Bogus=');
-    assert.ok(at > 0, 'X-Bogus is the last parameter');
-    assert.equal(verifyXBogus(call.query.slice(at + 9), call.query.slice(0, at), call.ua), true, 'signed for the sent UA');
+    const at = call.query.lastIndexOf('&X-Bogus=1&X-Gnarly=');
+    assert.ok(at > 0, 'X-Bogus=1 and X-Gnarly close the query');
+    const fields = decodeXGnarly(call.query.slice(at + '&X-Bogus=1&X-Gnarly='.length));
+    assert.equal(fields?.get(3), md5Hex(utf8Bytes(call.query.slice(0, at))), 'sealed over the query as sent');
+    assert.equal(fields?.get(5), md5Hex(utf8Bytes(call.ua)), 'sealed for the sent UA');
+    assert.equal(call.ua, BROWSER.userAgent);
+    assert.match(String(call.headers['sec-ch-ua']), new RegExp(`v="${CHROME_MAJOR}"`));
+    assert.equal(call.headers['sec-fetch-mode'], 'cors');
+    assert.equal(call.headers['sec-fetch-dest'], 'empty');
+    assert.equal(call.headers['sec-fetch-user'], undefined);
+    assert.equal(call.headers['upgrade-insecure-requests'], undefined);
     assert.match(call.cookie, /ttwid=w1/);
-    assert.equal(call.referer, `${origin}/`);
+    assert.equal(call.referer, `${origin}/@alice`);
   }
+  const home = seen.find((s) => s.path === '/');
+  assert.equal(home?.headers['sec-fetch-mode'], 'navigate');
+  assert.equal(home?.ua, BROWSER.userAgent);
   // The bootstrap set token1, the first API call's response set token2: each request sends the latest.
   assert.equal(new URLSearchParams(api[0].query).get('msToken'), 'token1');
   assert.equal(new URLSearchParams(api[1].query).get('msToken'), 'token2');

@@ -1,16 +1,13 @@
 // The legacy 28-character X-Bogus query signature (PLATFORM.md §5.3, EV-old/F2 constants) and its
 // decoder, which the emulator uses to check that a request was signed recently by a real signer.
-import { createHash } from 'node:crypto';
+// No Node imports: the emulator serves this file to a browser page as part of the platform's SDK.
+import { base64, latin1Bytes, md5 } from './md5.ts';
 
 const ALPHABET = 'Dkdpgh4ZKsQB80/Mfvw36XI1R25-WUAlEi7NLboqYTOPuzmFjJnryx9HVGcaStCe=';
 /** RC4 key byte for the User-Agent digest: 12 in EV/F2 (JA uses 8). */
 const UA_KEY_BYTE = 12;
 /** The fixed "canvas" fingerprint constant of EV/F2. */
 const CANVAS = 536919696;
-
-function md5(data: Uint8Array | string): Buffer {
-  return createHash('md5').update(data).digest();
-}
 
 function rc4(key: Uint8Array, data: Uint8Array): Uint8Array {
   const s = new Uint8Array(256);
@@ -38,10 +35,10 @@ function be32(value: number): number[] {
 
 /** The 19 plain bytes: marker, key, digest tails, time, canvas, XOR checksum. */
 function plainBytes(query: string, userAgent: string, unixSeconds: number): number[] {
-  const q = md5(md5(Buffer.from(query, 'latin1')));
+  const q = md5(md5(latin1Bytes(query)));
   const body = md5(md5(new Uint8Array(0)));
-  const uaCipher = rc4(Uint8Array.of(0, 1, UA_KEY_BYTE), Buffer.from(userAgent, 'latin1'));
-  const ua = md5(Buffer.from(uaCipher).toString('base64'));
+  const uaCipher = rc4(Uint8Array.of(0, 1, UA_KEY_BYTE), latin1Bytes(userAgent));
+  const ua = md5(latin1Bytes(base64(uaCipher)));
   const bytes = [64, 0, 1, UA_KEY_BYTE, q[14], q[15], body[14], body[15], ua[14], ua[15]];
   bytes.push(...be32(unixSeconds), ...be32(CANVAS));
   bytes.push(bytes.reduce((acc, b) => acc ^ b, 0));
