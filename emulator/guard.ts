@@ -82,6 +82,16 @@ function gnarlyMatches(value: string, signed: string, req: SignedRequest): boole
  * `strict` also wants the X-Gnarly to match the request, an msToken the emulator issued inside the
  * signed query, and API-call headers.
  */
+/**
+ * Endpoints that public projects still call with only the common params (PLATFORM.md §5.2): a
+ * 19-digit device_id and a verifyFp are all they need. A signature, when sent, must still be valid.
+ */
+export function checkUnsignedAllowed(req: SignedRequest, checks: SignatureChecks): boolean {
+  if (splitSignature(req.rawQuery)) return checkSigned(req, checks);
+  const params = new URLSearchParams(req.rawQuery);
+  return /^\d{19}$/.test(params.get('device_id') ?? '') && (params.get('verifyFp') ?? '') !== '';
+}
+
 export function checkSigned(req: SignedRequest, checks: SignatureChecks): boolean {
   const params = new URLSearchParams(req.rawQuery);
   if (!/^\d{19}$/.test(params.get('device_id') ?? '')) return false;

@@ -43,6 +43,28 @@ describe('request checks', () => {
     assert.ok(await isEmpty200(await client.get(`/api/user/detail/?${q}&X-Bogus=${stale}`)));
   });
 
+  test('the creator feed, reposts and likes answer calls without a signature; the signed lists do not', async () => {
+    const user = (await client.api('/api/user/detail/', { uniqueId: em.manifest.users.public, secUid: '' })).userInfo.user;
+    const bare = (path: string, params: Record<string, string | number>) => `${path}?${client.query({ ...params, verifyFp: 'verify_test' })}`;
+    const creator = await client.get(bare('/api/creator/item_list/', { secUid: user.secUid, type: 1, count: 15, cursor: 0 }));
+    const body = (await creator.json()) as any;
+    assert.equal(body.statusCode, 0);
+    assert.ok(body.itemList.length > 0 && typeof body.hasMorePrevious === 'boolean');
+    const times = body.itemList.map((item: any) => item.createTime);
+    assert.deepEqual(times, [...times].sort((a: number, b: number) => b - a), 'newest first');
+    const older = (await (await client.get(bare('/api/creator/item_list/', { secUid: user.secUid, type: 1, count: 15, cursor: times.at(-1) * 1000 }))).json()) as any;
+    assert.ok(older.itemList.every((item: any) => item.createTime < times.at(-1)), 'a cursor serves what was created before it');
+    for (const path of ['/api/repost/item_list/', '/api/favorite/item_list/']) {
+      const res = await client.get(bare(path, { secUid: user.secUid, count: 10, cursor: 0 }));
+      assert.equal(((await res.json()) as any).statusCode, 0, path);
+    }
+    assert.ok(await isEmpty200(await client.get(bare('/api/post/item_list/', { secUid: user.secUid, count: 10, cursor: 0 }))));
+    // Without verifyFp, or with a signature that does not verify, the unsigned route refuses too.
+    const noFp = `/api/creator/item_list/?${client.query({ secUid: user.secUid, type: 1, count: 15, cursor: 0 })}`;
+    assert.ok(await isEmpty200(await client.get(noFp)));
+    assert.ok(await isEmpty200(await client.get(`${bare('/api/creator/item_list/', { secUid: user.secUid, type: 1, count: 15, cursor: 0 })}&X-Bogus=1&X-Gnarly=AAAA`)));
+  });
+
   test('media and subtitles answer 403 without an issued tt_chain_token and a web Referer', async () => {
     const item = (await client.api('/api/item/detail/', { itemId: em.manifest.videos.withTranscripts.id })).itemInfo.itemStruct;
     const media = item.video.playAddr.slice(em.url.length);

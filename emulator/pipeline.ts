@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dataset } from './dataset/dataset.ts';
 import { changePageShape, changeShape, decideFaults } from './faults.ts';
 import type { FaultConfig, FaultRule } from './faults.ts';
-import { checkSigned, msTokenIssued, newMsToken } from './guard.ts';
+import { checkSigned, checkUnsignedAllowed, msTokenIssued, newMsToken } from './guard.ts';
 import type { GuardProfile, Tokens, XBogusModule } from './guard.ts';
 import type { Replay } from './har.ts';
 import { renderPage } from './handlers/pages.ts';
@@ -47,8 +47,10 @@ function faultReply(rule: FaultRule, state: PipelineState, a: Arrival): Reply | 
       return { status: rule.status ?? 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' };
     case 'empty_200':
       return empty200();
-    // Only calls made by a page running the SDK pass: a native client, however well signed, does not.
+    // A natively signed call is refused, however well signed; calls made by a page running the SDK
+    // pass, and so do calls without any signature (the guard decides whether the path allows them).
     case 'refuse_native':
+      if (!/(?:^|&)X-(?:Bogus|Gnarly)=/.test(a.rawQuery)) return undefined;
       return state.tokens.valid('sdk', a.cookies[SDK_COOKIE], a.ctx.nowSeconds) ? undefined : empty200();
     case 'waf':
       return html(wafChallengePage(state.tokens));
@@ -77,10 +79,11 @@ function pageCookies(state: PipelineState, a: Arrival, always: boolean): string[
 
 function guarded(route: Route, state: PipelineState, req: IncomingMessage, a: Arrival): Reply {
   const platformReq = { method: req.method ?? 'GET', path: a.path, query: new URLSearchParams(a.rawQuery), headers: req.headers, cookies: a.cookies, ctx: a.ctx, nowMs: a.nowMs, ds: state.ds };
-  if (route.guard === 'signed') {
+  if (route.guard === 'signed' || route.guard === 'unsigned') {
     const signed = { rawQuery: a.rawQuery, userAgent: String(req.headers['user-agent'] ?? ''), body: '', nowSeconds: a.ctx.nowSeconds, headers: req.headers };
     const checks = { profile: state.profile, xBogus: state.signer, msTokenIssued: (value: string) => msTokenIssued(state.tokens, value) };
-    if (!checkSigned(signed, checks)) return empty200();
+    const check = route.guard === 'signed' ? checkSigned : checkUnsignedAllowed;
+    if (!check(signed, checks)) return empty200();
     const reply = route.handler(platformReq);
     // The platform rotates msToken through Set-Cookie now and then (PLATFORM.md §5.1).
     if (++state.apiResponses % 5 === 0) reply.headers['set-cookie'] = `msToken=${newMsToken(state.tokens)}; Max-Age=864000; ${COOKIE_ATTRS}`;

@@ -2,14 +2,15 @@
 // WAF-able page, or open), plus a bounded label for request statistics.
 import { challengeDetail, commentList, itemDetail, replyList, userDetail, userList } from './handlers/api-entities.ts';
 import {
-  challengeItemList, favoriteList, mixItemList, playlistList, postList, repostList,
+  challengeItemList, creatorList, favoriteList, mixItemList, playlistList, postList, repostList,
 } from './handlers/api-lists.ts';
 import { imageFile, keyedFile, playRedirector, streamFile } from './handlers/cdn.ts';
 import { checkAlive, liveUserRoom, roomInfo } from './handlers/live.ts';
 import { homePage, profilePage, tagPage, videoPage } from './handlers/pages.ts';
 import type { Handler } from './handlers/types.ts';
 
-export type Guard = 'signed' | 'media' | 'page' | 'open';
+/** `unsigned`: a signed API path that also answers requests carrying only the common params. */
+export type Guard = 'signed' | 'unsigned' | 'media' | 'page' | 'open';
 export type Route = { handler: Handler; guard: Guard; label: string };
 
 const API: Record<string, Handler | undefined> = {
@@ -27,7 +28,11 @@ const API: Record<string, Handler | undefined> = {
   '/api/challenge/detail/': challengeDetail,
   '/api/challenge/item_list/': challengeItemList,
   '/api-live/user/room/': liveUserRoom,
+  '/api/creator/item_list/': creatorList,
 };
+
+/** Still answered unsigned, as YTDLP and GDL use them (PLATFORM.md §5.2). */
+const UNSIGNED_OK = new Set(['/api/creator/item_list/', '/api/repost/item_list/', '/api/favorite/item_list/']);
 
 const WEBCAST: Record<string, Handler | undefined> = {
   '/webcast/room/info/': roomInfo,
@@ -42,7 +47,8 @@ function apiPath(path: string): string {
 export function routeOf(path: string): Route | undefined {
   if (path.startsWith('/api/') || path.startsWith('/api-live/')) {
     const handler = API[apiPath(path)];
-    return handler ? { handler, guard: 'signed', label: apiPath(path) } : undefined;
+    if (!handler) return undefined;
+    return { handler, guard: UNSIGNED_OK.has(apiPath(path)) ? 'unsigned' : 'signed', label: apiPath(path) };
   }
   if (path.startsWith('/webcast/')) {
     const handler = WEBCAST[apiPath(path)];

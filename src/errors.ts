@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, title: 'Too many requests', retryable: true },
   internal: { status: 500, title: 'Internal error', retryable: false },
   upstream_error: { status: 502, title: 'Upstream error', retryable: true },
+  platform_unreachable: { status: 502, title: 'Platform unreachable', retryable: true },
   upstream_blocked: { status: 503, title: 'Upstream blocked', retryable: true },
   unavailable: { status: 503, title: 'Service unavailable', retryable: true },
   upstream_timeout: { status: 504, title: 'Upstream timeout', retryable: true },

@@ -78,6 +78,26 @@ export const postList: Handler = (req) => {
   return itemPage(req, { ...page, items: [...lead, ...page.items] }, String(next));
 };
 
+/**
+ * The creator feed (PLATFORM.md §2.3): newest first, no ordering choice, no pinned lead. `cursor`
+ * is a millisecond time; items created before it are served, and `hasMorePrevious` says whether
+ * older ones remain. The client computes the next cursor from the last item's createTime.
+ */
+export const creatorList: Handler = (req) => {
+  const owner = listOwner(req);
+  if ('error' in owner) return owner.error;
+  const count = itemCount(req);
+  const given = intParam(req.query, 'cursor', 0);
+  if (count === undefined || given === undefined || given < 0) return camel(req, 10201);
+  const before = given === 0 ? req.nowMs : given;
+  const newestFirst = [...req.ds.lists.posts(owner.user)].reverse();
+  const page = pageByKeyBelow(newestFirst, (v) => v.createTime * 1000, before, count);
+  return camel(req, 0, {
+    hasMorePrevious: page.hasMore,
+    itemList: page.items.map((v) => itemStructOf(req.ctx, req.ds, v)),
+  });
+};
+
 export const repostList: Handler = (req) => {
   const setup = listSetup(req);
   if (isReply(setup)) return setup;

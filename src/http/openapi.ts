@@ -29,7 +29,7 @@ function parameters(op: Operation): JsonObject[] {
 }
 
 function errorResponses(op: Operation): JsonObject {
-  const codes = ['invalid_request', 'unauthorized', 'not_found', 'rate_limited', 'upstream_error', 'upstream_blocked', 'upstream_timeout', 'internal'];
+  const codes = ['invalid_request', 'unauthorized', 'not_found', 'rate_limited', 'upstream_error', 'platform_unreachable', 'upstream_blocked', 'upstream_timeout', 'internal'];
   if (op.itemType) codes.push('invalid_cursor');
   if (op.path.includes(':username')) codes.push('private_account', 'private_content');
   if (op.name === 'live') codes.push('not_live');

@@ -1,5 +1,6 @@
 // Operation 2: the videos of a user's profile, newest, most popular or oldest first.
 import { z } from 'zod';
+import { AppError, isAppError } from '../errors.ts';
 import { toVideo } from '../activitystreams/index.ts';
 import type { Operation } from './types.ts';
 import { cachedUpstream, getUserCached, resolveSecUid, runCollection, toCount } from './shared.ts';
@@ -9,6 +10,16 @@ const input = z.object({ username, count: count(35, 35), cursor, order, projecti
 
 /** The platform caps post pages at 35 (PLATFORM.md §2.3); always asking for 35 keeps its pages cacheable. */
 const PLATFORM_PAGE = 35;
+
+/** Only newest-first has a second route; say so rather than serve another order. */
+function onlyOneRoute(error: unknown, order: string): unknown {
+  if (!(isAppError(error) && error.code === 'upstream_blocked')) return error;
+  return new AppError(
+    'upstream_blocked',
+    `The platform refused the list that serves order=${order}, and no other route serves that order; try again later, or use order=newest, which has an unsigned route.`,
+    { ...(error.details ? { details: error.details } : {}), ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}), cause: error },
+  );
+}
 
 export const getUserVideos: Operation<typeof input> = {
   name: 'userVideos',
@@ -33,7 +44,9 @@ export const getUserVideos: Operation<typeof input> = {
       query: i.order === 'newest' ? {} : { order: i.order },
       loadPage: (pc) =>
         cachedUpstream(deps, 'userVideos', `posts:${secUid}:${i.order}:${pc}`, () =>
-          deps.client.getUserPosts(secUid, i.order, { cursor: pc, count: PLATFORM_PAGE }),
+          deps.client.getUserPosts(secUid, i.order, { cursor: pc, count: PLATFORM_PAGE }).catch((error: unknown) => {
+            throw i.order === 'newest' ? error : onlyOneRoute(error, i.order);
+          }),
         ),
       idOf: (item) => item.id,
       map: (item, ctx) => toVideo(item, ctx),

@@ -28,7 +28,7 @@ export class UpstreamFailure extends Error {
   }
   /** Worth another attempt: blocks (after rotating identity), 429, transport errors, 5xx, timeouts. */
   get retryable(): boolean {
-    if (this.outcome === 'blocked' || this.outcome === 'rate_limited' || this.outcome === 'timeout') return true;
+    if (this.outcome === 'blocked' || this.outcome === 'rate_limited' || this.outcome === 'timeout' || this.outcome === 'unreachable') return true;
     return this.outcome === 'upstream_error' && (this.reason.startsWith('http_5') || this.reason === 'network');
   }
 }
@@ -147,6 +147,10 @@ const RENDERINGS: Record<Exclude<UpstreamOutcome, 'ok'>, Rendering> = {
   rate_limited: { code: 'upstream_blocked', message: () => 'The platform is rate limiting our requests; try again later.' },
   upstream_error: { code: 'upstream_error', message: () => 'The platform answered with an error or an unexpected response.' },
   timeout: { code: 'upstream_timeout', message: () => 'The platform did not answer in time.' },
+  unreachable: {
+    code: 'platform_unreachable',
+    message: () => 'reelay cannot reach the platform (name lookup, connection or TLS failed); its operator should check egress or REELAY_PROXIES.',
+  },
 };
 
 export function toAppError(

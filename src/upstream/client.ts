@@ -14,12 +14,13 @@ import { parsers } from './normalize.ts';
 import { createRequester, type OutcomeEvent, type ParseBody } from './request.ts';
 import { createResilience } from './resilience.ts';
 import { createSigner, type Signer } from './signing/signer.ts';
-import type { Fetched, PlatformClient, RawPage } from './types.ts';
+import type { RawItem } from './raw.ts';
+import type { Fetched, PageRequest, PlatformClient, RawPage, UserOrder } from './types.ts';
 
 export type PlatformClientDeps = {
   config: UpstreamConfig;
   clock?: { now(): number };
-  logger?: { warn(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
+  logger?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
   onOutcome?: (event: OutcomeEvent) => void;
   identityHealth?: IdentityHealthStore;
   /** Defaults to the profile named in `config.signing`. */
@@ -31,6 +32,9 @@ export type PlatformClientDeps = {
 };
 
 type Step<T> = { request: EndpointRequest; parse: ParseBody<T> };
+
+/** Prefix of platform cursors minted by the creator feed. */
+const CREATOR_CURSOR = 'c:';
 
 export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] } {
   const config = resolveUpstreamConfig(deps.config);
@@ -93,6 +97,17 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     });
   }
 
+  /** Primary endpoints now answered by another route: logged once when that starts and ends. */
+  const onOtherRoute = new Set<string>();
+  function noteRoute(primary: string, answered: string): void {
+    if (answered !== primary && !onOtherRoute.has(primary)) {
+      onOtherRoute.add(primary);
+      deps.logger?.warn({ endpoint: primary, route: answered }, 'the platform refused this route; another one answered');
+    } else if (answered === primary && onOtherRoute.delete(primary)) {
+      deps.logger?.warn({ endpoint: primary }, 'this route answers again');
+    }
+  }
+
   /** Runs the steps in order, moving to the next only when the platform blocked the previous one. */
   function call<T>(subject: UpstreamSubject, steps: Array<Step<T>>): Promise<Fetched<T>> {
     if (closed) return Promise.reject(new AppError('unavailable', 'The platform client is shut down.'));
@@ -102,7 +117,9 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
       let lastFailure: unknown;
       for (const step of ordered) {
         try {
-          return await runStep(step);
+          const answer = await runStep(step);
+          noteRoute(steps[0].request.endpoint, step.request.endpoint);
+          return answer;
         } catch (error) {
           lastFailure = error;
           if (!(error instanceof UpstreamFailure && error.outcome === 'blocked')) throw error;
@@ -137,18 +154,51 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
 
   const itemId = (item: { id: string }) => item.id;
 
+  /**
+   * The unsigned creator feed. Its cursors are times, unlike the signed list's, so they carry the
+   * route's prefix and a cursor it minted continues there (PLATFORM.md §2.3).
+   */
+  function creatorStep(secUid: string, cursorMs: number): Step<RawPage<RawItem>> {
+    const step = listStep(endpoints.creatorPosts(secUid, cursorMs), `creator:${secUid}`, String(cursorMs), parsers.creatorList(cursorMs), itemId);
+    return {
+      request: step.request,
+      parse: (text) => {
+        const page = step.parse(text);
+        return { ...page, nextCursor: page.nextCursor === undefined ? undefined : `${CREATOR_CURSOR}${page.nextCursor}` };
+      },
+    };
+  }
+
+  function userPosts(secUid: string, order: UserOrder, page: PageRequest): Promise<Fetched<RawPage<RawItem>>> {
+    if (page.cursor.startsWith(CREATOR_CURSOR)) {
+      const ms = Number(page.cursor.slice(CREATOR_CURSOR.length));
+      if (order !== 'newest' || !Number.isSafeInteger(ms) || ms <= 0) {
+        return Promise.reject(new AppError('invalid_cursor', 'The cursor does not belong to this list; start again from cursor=0.'));
+      }
+      return call('list', [creatorStep(secUid, ms)]);
+    }
+    const steps = [listStep(endpoints.userPosts(secUid, order, page), `posts:${order}:${secUid}`, page.cursor, parsers.itemList, itemId)];
+    // Only newest-first has a second route; other orders are never served in a different order.
+    if (order === 'newest' && page.cursor === '0') steps.push(creatorStep(secUid, clock.now()));
+    return call('list', steps);
+  }
+
+  /** The signed list first, then the same call with only the common params (PLATFORM.md §5.2). */
+  function withUnsigned<T>(step: Step<T>): Array<Step<T>> {
+    return [step, { request: endpoints.unsigned(step.request), parse: step.parse }];
+  }
+
   return {
     getUser: (username) =>
       call('user', [
         { request: endpoints.userDetail(username), parse: parsers.userDetail },
         { request: endpoints.userPage(username), parse: parsers.userPage },
       ]),
-    getUserPosts: (secUid, order, page) =>
-      call('list', [listStep(endpoints.userPosts(secUid, order, page), `posts:${order}:${secUid}`, page.cursor, parsers.itemList, itemId)]),
+    getUserPosts: userPosts,
     getUserReposts: (secUid, page) =>
-      call('list', [listStep(endpoints.userReposts(secUid, page), `reposts:${secUid}`, page.cursor, parsers.itemList, itemId)]),
+      call('list', withUnsigned(listStep(endpoints.userReposts(secUid, page), `reposts:${secUid}`, page.cursor, parsers.itemList, itemId))),
     getUserLikes: (secUid, page) =>
-      call('list', [listStep(endpoints.userLikes(secUid, page), `likes:${secUid}`, page.cursor, parsers.likes, itemId)]),
+      call('list', withUnsigned(listStep(endpoints.userLikes(secUid, page), `likes:${secUid}`, page.cursor, parsers.likes, itemId))),
     getUserPlaylists: (secUid, page) =>
       call('list', [
         listStep(endpoints.userPlaylists(secUid, page), `playlists:${secUid}`, page.cursor, parsers.playlists, (p) => p.mixId ?? p.id ?? ''),

@@ -3,8 +3,12 @@
 import type { QueryParams } from './params.ts';
 import type { PageRequest, UserOrder } from './types.ts';
 
-/** web-api: common params + signature; page: HTML; plain: only its own params; raw: a given URL. */
-export type RequestKind = 'web-api' | 'page' | 'plain' | 'raw';
+/**
+ * web-api: common params, msToken and signature; web-unsigned: common params only (the routes
+ * public projects still call that way, PLATFORM.md §5.2); page: HTML; plain: only its own params;
+ * raw: a given URL.
+ */
+export type RequestKind = 'web-api' | 'web-unsigned' | 'page' | 'plain' | 'raw';
 
 export type EndpointRequest = {
   /** Stable name for breakers, metrics and logs (never carries tokens). */
@@ -23,6 +27,11 @@ const ORDER_TYPE: Record<UserOrder, string> = { newest: '0', popular: '1', oldes
 
 function api(path: string, params: QueryParams): EndpointRequest {
   return { endpoint: path, kind: 'web-api', origin: 'web', path, params };
+}
+
+/** The same call with only the common params: no msToken, no signature. */
+function unsigned(request: EndpointRequest): EndpointRequest {
+  return { ...request, endpoint: `${request.path}#unsigned`, kind: 'web-unsigned' };
 }
 
 function paging(page: PageRequest): QueryParams {
@@ -50,6 +59,17 @@ export const endpoints = {
       ['needPinnedItemIds', 'true'],
       ['post_item_list_request_type', ORDER_TYPE[order]],
     ]),
+  /** Newest first only; `cursorMs` is a time in ms, the feed serves what was posted before it. */
+  creatorPosts: (secUid: string, cursorMs: number) =>
+    unsigned(
+      api('/api/creator/item_list/', [
+        ['secUid', secUid],
+        ['type', '1'],
+        ['count', '15'],
+        ['cursor', String(cursorMs)],
+      ]),
+    ),
+  unsigned,
   userReposts: (secUid: string, page: PageRequest) =>
     api('/api/repost/item_list/', [
       ['secUid', secUid],

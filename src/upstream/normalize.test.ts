@@ -102,3 +102,20 @@ test('webcast room answers: missing room is not_found, restricted LIVE is privat
   assert.equal(outcome({ status_code: 50001, data: { message: 'busy' } }), 'upstream_error');
   assert.equal(outcome({ status_code: 0, data: { status: 2, id_str: '1' } }), 'ok');
 });
+
+test('the creator feed continues from the last item\'s createTime in ms, a week back when stuck, and ends at the platform\'s epoch', () => {
+  const item = (id: string, createTime: number) => ({ id, createTime, desc: '', author: { id: '1', uniqueId: 'a' } });
+  const page = (items: object[], hasMorePrevious: boolean) => JSON.stringify({ statusCode: 0, status_code: 0, itemList: items, hasMorePrevious });
+  const now = 1_760_000_000_000;
+  const moved = parsers.creatorList(now)(page([item('2', 1_759_000_000), item('1', 1_758_000_000)], true));
+  assert.deepEqual([moved.nextCursor, moved.hasMore, moved.items.length], ['1758000000000', true, 2]);
+  // Nothing before the cursor in this window: step back seven days rather than ask again.
+  const empty = parsers.creatorList(now)(page([], true));
+  assert.deepEqual([empty.nextCursor, empty.hasMore], [String(now - 604_800_000), true]);
+  // The last item sits exactly at the cursor (same millisecond): the cursor would not move.
+  const same = parsers.creatorList(1_758_000_000_000)(page([item('1', 1_758_000_000)], true));
+  assert.equal(same.nextCursor, String(1_758_000_000_000 - 604_800_000));
+  assert.equal(parsers.creatorList(now)(page([item('1', 1_758_000_000)], false)).hasMore, false);
+  const ancient = parsers.creatorList(1_472_706_000_000 + 1000)(page([], true));
+  assert.equal(ancient.hasMore, false, 'a cursor before 2016-09-01 ends the feed');
+});

@@ -5,6 +5,7 @@ import { classifyJsonBody, classifyStatusCode, parseJsonBody, UpstreamFailure } 
 import {
   RawChallengeDetailBody,
   RawCommentListBody,
+  RawCreatorListBody,
   RawItem,
   RawItemDetailBody,
   RawItemListBody,
@@ -49,6 +50,24 @@ export function toItemPage(body: RawItemListBody): RawPage<RawItem> {
   return { items: body.itemList ?? [], hasMore: body.hasMore === true, nextCursor: str(body.cursor), total: undefined };
 }
 
+/** The creator feed's time cursors (PLATFORM.md §2.3, §3): next = last item's createTime in ms. */
+export const CREATOR_WEEK_MS = 604_800_000;
+/** Older than the platform itself: a cursor below this ends the feed. */
+export const CREATOR_EPOCH_MS = 1_472_706_000_000;
+
+/**
+ * `cursorMs` is the time the request asked below. When the page does not move the cursor (no
+ * items, or all from that very millisecond), step back a week as the working clients do.
+ */
+export function toCreatorPage(body: RawCreatorListBody, cursorMs: number): RawPage<RawItem> {
+  const items = body.itemList ?? [];
+  const last = items.at(-1)?.createTime;
+  let next = last === undefined ? cursorMs : Number(last) * 1000;
+  if (!(next < cursorMs)) next = cursorMs - CREATOR_WEEK_MS;
+  const hasMore = body.hasMorePrevious === true && next >= CREATOR_EPOCH_MS;
+  return { items, hasMore, nextCursor: String(next), total: undefined };
+}
+
 export function toPlaylistPage(body: RawPlaylistBody): RawPage<RawPlaylist> {
   return { items: body.playList ?? [], hasMore: body.hasMore === true, nextCursor: str(body.cursor), total: undefined };
 }
@@ -66,6 +85,7 @@ export function toCommentPage(body: RawCommentListBody): RawPage<RawComment> {
 export const parsers = {
   userDetail: (text: string) => toUserProfile(parseApiBody(RawUserDetailBody, text)),
   itemList: (text: string) => toItemPage(parseApiBody(RawItemListBody, text)),
+  creatorList: (cursorMs: number) => (text: string) => toCreatorPage(parseApiBody(RawCreatorListBody, text), cursorMs),
   /** A hidden likes list answers without `itemList` at all. */
   likes: (text: string) => {
     const body = parseApiBody(RawItemListBody, text);

@@ -91,6 +91,13 @@ export function buildWebApiUrl(
   return url;
 }
 
+/** The common params and the endpoint's own, without msToken or signature (PLATFORM.md §5.2). */
+export function buildUnsignedWebUrl(origin: string, path: string, ctx: QueryContext, endpointParams: QueryParams): URL {
+  const url = new URL(path, origin);
+  url.search = serializeQuery([...commonWebParams(ctx), ...endpointParams]);
+  return url;
+}
+
 /** URL with exactly the given params (live endpoints take only their own, PLATFORM.md §2.11). */
 export function buildPlainUrl(origin: string, path: string, params: QueryParams): URL {
   const url = new URL(path, origin);

@@ -204,6 +204,14 @@ export const RawItemListBody = z.object({
 });
 export type RawItemListBody = z.infer<typeof RawItemListBody>;
 
+/** `/api/creator/item_list/`: newest first, `hasMorePrevious` instead of `hasMore`, no cursor. */
+export const RawCreatorListBody = z.object({
+  ...statusFields,
+  itemList: z.array(RawItem).optional(),
+  hasMorePrevious: z.boolean().optional(),
+});
+export type RawCreatorListBody = z.infer<typeof RawCreatorListBody>;
+
 export const RawUserListEntry = z.object({
   user: RawAuthor,
   stats: RawUserStats.optional(),

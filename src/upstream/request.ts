@@ -5,7 +5,7 @@ import { classifyHttp, UpstreamFailure, type Classification } from './classify.t
 import type { EndpointRequest } from './endpoints.ts';
 import type { IdentityHealthStore } from './health.ts';
 import type { Identity, IdentityPool } from './identities.ts';
-import { buildPlainUrl, buildWebApiUrl } from './params.ts';
+import { buildPlainUrl, buildUnsignedWebUrl, buildWebApiUrl } from './params.ts';
 import { headersForKind } from './browser-version.ts';
 import type { Signer } from './signing/signer.ts';
 import type { UpstreamOutcome } from './types.ts';
@@ -19,7 +19,7 @@ export type RequesterDeps = {
   signer: Signer;
   pool: IdentityPool;
   health: IdentityHealthStore;
-  logger?: { warn(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
+  logger?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
   onOutcome?: (event: OutcomeEvent) => void;
 };
 
@@ -42,6 +42,21 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/**
+ * A failure before any answer: impit's ConnectError (name lookup, TCP connect, TLS handshake, or
+ * the proxy's). Returns a short cause for logs, never the message (it may name a proxy with its
+ * password); undefined for failures after the connection was made.
+ */
+export function connectFailure(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== 'ConnectError') return undefined;
+  const text = error.message;
+  if (/dns error|failed to lookup|name or service not known/i.test(text)) return 'dns';
+  if (/code: 111\b|connection refused/i.test(text)) return 'refused';
+  if (/tls|ssl|certificate|handshake|UnexpectedEof/i.test(text)) return 'tls';
+  if (/timed out|timeout/i.test(text)) return 'connect_timeout';
+  return 'connect';
+}
+
 function signsInPage(identity: Identity): boolean {
   return (identity.session as { signsInPage?: boolean }).signsInPage === true;
 }
@@ -55,8 +70,6 @@ export function createRequester(deps: RequesterDeps) {
     const origin = req.origin === 'webcast' ? config.webcastOrigin : config.webOrigin;
     if (req.kind === 'page') return new URL(req.path, origin);
     if (req.kind === 'plain') return buildPlainUrl(origin, req.path, req.params);
-    const inPage = signsInPage(identity);
-    const msToken = inPage ? undefined : await identity.session.getCookie('msToken', config.webOrigin);
     const ctx = {
       profile: identity.profile,
       deviceId: identity.deviceId,
@@ -66,6 +79,9 @@ export function createRequester(deps: RequesterDeps) {
       tzName,
       historyLen: 2,
     };
+    if (req.kind === 'web-unsigned') return buildUnsignedWebUrl(origin, req.path, ctx, req.params);
+    const inPage = signsInPage(identity);
+    const msToken = inPage ? undefined : await identity.session.getCookie('msToken', config.webOrigin);
     const unsigned = buildWebApiUrl(origin, req.path, ctx, req.params, msToken);
     // In a browser page the platform's own script adds msToken and the signatures.
     if (inPage) return new URL(unsigned.href.replace(/[?&]msToken=$/, ''));
@@ -133,12 +149,27 @@ export function createRequester(deps: RequesterDeps) {
   function failureOf(error: unknown, signal: AbortSignal): UpstreamFailure {
     if (error instanceof UpstreamFailure) return error;
     if (signal.aborted) return new UpstreamFailure({ outcome: 'timeout', reason: 'timeout' });
+    const cause = connectFailure(error);
+    if (cause) return new UpstreamFailure({ outcome: 'unreachable', reason: cause });
     return new UpstreamFailure({ outcome: 'upstream_error', reason: 'network' });
+  }
+
+  /** Logged once when the platform stops answering at all, and once when it answers again. */
+  let unreachableSince: number | undefined;
+  function trackReachability(c: Classification): void {
+    if (c.outcome === 'unreachable' && unreachableSince === undefined) {
+      unreachableSince = clock.now();
+      (deps.logger?.error ?? deps.logger?.warn)?.call(deps.logger, { cause: c.reason }, 'cannot reach the platform: check egress or REELAY_PROXIES');
+    } else if (c.outcome !== 'unreachable' && c.outcome !== 'timeout' && unreachableSince !== undefined) {
+      deps.logger?.warn({ afterMs: clock.now() - unreachableSince }, 'the platform is reachable again');
+      unreachableSince = undefined;
+    }
   }
 
   async function settle(identity: Identity, req: EndpointRequest, c: Classification, startedMs: number) {
     const durationMs = clock.now() - startedMs;
     deps.onOutcome?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs });
+    trackReachability(c);
     if (c.outcome === 'ok') deps.logger?.debug?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs }, 'platform request');
     else deps.logger?.warn({ endpoint: req.endpoint, outcome: c.outcome, reason: c.reason, durationMs }, 'platform request failed');
     if (c.outcome === 'blocked') deps.pool.retire(identity);

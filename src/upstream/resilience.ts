@@ -21,7 +21,11 @@ import { toAppError, UpstreamFailure, type UpstreamSubject } from './classify.ts
 /** Failures that count towards opening a breaker: the platform is refusing or failing, not "no such user". */
 const countsForBreaker = (error: Error): boolean =>
   error instanceof UpstreamFailure &&
-  (error.outcome === 'blocked' || error.outcome === 'rate_limited' || error.outcome === 'upstream_error' || error.outcome === 'timeout');
+  (error.outcome === 'blocked' ||
+    error.outcome === 'rate_limited' ||
+    error.outcome === 'upstream_error' ||
+    error.outcome === 'unreachable' ||
+    error.outcome === 'timeout');
 
 export function createResilience(config: UpstreamConfig) {
   const breakers = new Map<string, CircuitBreakerPolicy>();

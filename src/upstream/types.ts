@@ -22,6 +22,8 @@ export type UpstreamOutcome =
   | 'blocked'
   | 'rate_limited'
   | 'upstream_error'
+  /** DNS, connection refused or TLS failed: no answer at all (the host, egress or a proxy is down). */
+  | 'unreachable'
   | 'timeout';
 
 /** What every call carries besides its data: the media cookie of the identity that fetched it. */
