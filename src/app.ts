@@ -15,7 +15,7 @@ import { createLocalCoalescer, createRedisCoalescer } from './cache/coalescer.ts
 import { createResponseCache } from './cache/response-cache.ts';
 import { createRateLimiter, type RateLimiter } from './cache/rate-limit.ts';
 import { scalePolicies } from './cache/policies.ts';
-import { createPlatformClient } from './upstream/client.ts';
+import { createPlatformClient, type PlatformClientDeps } from './upstream/client.ts';
 import { createRedisIdentityHealthStore } from './upstream/redis-health.ts';
 import { defaultUpstreamConfig, resolveUpstreamConfig } from './upstream/config.ts';
 import { findChromium } from './upstream/transport/browser.ts';
@@ -51,7 +51,7 @@ export type Services = {
   store: Store;
   keys: KeyService;
   usage: UsageRecorder;
-  client: PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] };
+  client: ConfiguredClient;
   executor: Executor;
   rateLimiter: RateLimiter;
   metrics: Metrics;
@@ -109,10 +109,36 @@ export async function loadProxies(platform: Config['platform']): Promise<string[
   return proxies;
 }
 
+export type ConfiguredClient = PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] };
+
+/** The platform client as the configuration asks: proxies (list and file), browser, signing, limits. */
+export async function createConfiguredClient(
+  platform: Config['platform'],
+  logger: Logger,
+  extra: Pick<PlatformClientDeps, 'identityHealth' | 'onOutcome'> = {},
+): Promise<ConfiguredClient> {
+  const proxies = await loadProxies(platform);
+  const browser = await resolveBrowser(platform, logger);
+  return createPlatformClient({
+    config: resolveUpstreamConfig({
+      browser,
+      signing: platform.signing,
+      webOrigin: platform.webOrigin,
+      webcastOrigin: platform.webcastOrigin,
+      proxies,
+      identityCount: platform.identityCount,
+      identityRatePerSecond: platform.identityRatePerSecond,
+      requestTimeoutMs: platform.requestTimeoutMs,
+      maxConcurrent: platform.maxConcurrent,
+    }),
+    logger,
+    ...extra,
+  });
+}
+
 /** Everything but the listeners: used by `serve`, `demo` and `export`. */
 export async function createServices(config: Config, options: ServicesOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config);
-  const proxies = await loadProxies(config.platform);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = createKeyService({ store });
@@ -129,20 +155,7 @@ export async function createServices(config: Config, options: ServicesOptions = 
     ...(options.clock ? { clock: options.clock } : {}),
     onEvent: (event) => metrics.observeCache(event.status),
   });
-  const browser = await resolveBrowser(config.platform, logger);
-  const client = createPlatformClient({
-    config: resolveUpstreamConfig({
-      browser,
-      signing: config.platform.signing,
-      webOrigin: config.platform.webOrigin,
-      webcastOrigin: config.platform.webcastOrigin,
-      proxies,
-      identityCount: config.platform.identityCount,
-      identityRatePerSecond: config.platform.identityRatePerSecond,
-      requestTimeoutMs: config.platform.requestTimeoutMs,
-      maxConcurrent: config.platform.maxConcurrent,
-    }),
-    logger,
+  const client = await createConfiguredClient(config.platform, logger, {
     // Shared so every node prefers the identities the platform still serves.
     ...(redis ? { identityHealth: createRedisIdentityHealthStore({ redis }) } : {}),
     onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000),

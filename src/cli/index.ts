@@ -1,4 +1,4 @@
-// The `reelay` command: dispatches to serve, demo, emulator, keys, export and signin-link.
+// The `reelay` command: dispatches to serve, demo, emulator, keys, export, signin-link and doctor.
 import type { Writable } from 'node:stream';
 import { runServe } from './serve.ts';
 import { runDemo } from './demo.ts';
@@ -6,6 +6,7 @@ import { runKeys } from './keys.ts';
 import { runExport } from './export.ts';
 import { runEmulatorCommand } from './emulator.ts';
 import { runSigninLink } from './signin-link.ts';
+import { runDoctor } from './doctor.ts';
 
 export type Io = { stdout: Writable; stderr: Writable; stdin?: NodeJS.ReadStream };
 export type Env = Record<string, string | undefined>;
@@ -34,6 +35,8 @@ Commands:
                         Page a collection (e.g. /v1/platform/users/someone/videos?order=popular) to NDJSON
   signin-link [--account NAME] [--data-dir DIR]
                         Print a one-time link that signs an account in to the OAuth consent page
+  doctor [--origin URL] [--user NAME] [--video ID] [--tag NAME] [--live-user NAME] [--json]
+                        Run every operation once against the platform and say what works (exit 0 if all do)
   help                  This text
 
 Every option also reads its REELAY_* environment variable; see README.md for all of them.
@@ -54,6 +57,8 @@ export async function runCli(argv: string[], env: Env, io: Io): Promise<number |
       return runExport(rest, env, io);
     case 'signin-link':
       return runSigninLink(rest, env, io);
+    case 'doctor':
+      return runDoctor(rest, env, io);
     case undefined:
     case 'help':
     case '--help':

@@ -55,16 +55,32 @@ export function createResilience(config: UpstreamConfig) {
     return breaker;
   }
 
+  /** Endpoints whose last failure was an unreachable platform: their open breaker says so too. */
+  const unreachable = new Set<string>();
+
   /** One platform request: breaker of its endpoint around a deadline. */
-  function guardRequest<T>(endpoint: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    return breakerFor(endpoint).execute(async () => {
-      try {
-        return await requestTimeout.execute((_ctx, signal) => fn(signal));
-      } catch (error) {
-        if (error instanceof TaskCancelledError) throw new UpstreamFailure({ outcome: 'timeout', reason: 'timeout' });
-        throw error;
+  async function guardRequest<T>(endpoint: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    try {
+      const value = await breakerFor(endpoint).execute(async () => {
+        try {
+          return await requestTimeout.execute((_ctx, signal) => fn(signal));
+        } catch (error) {
+          if (error instanceof TaskCancelledError) throw new UpstreamFailure({ outcome: 'timeout', reason: 'timeout' });
+          throw error;
+        }
+      });
+      unreachable.delete(endpoint);
+      return value;
+    } catch (error) {
+      if (error instanceof UpstreamFailure) {
+        if (error.outcome === 'unreachable') unreachable.add(endpoint);
+        else unreachable.delete(endpoint);
       }
-    });
+      if (error instanceof BrokenCircuitError && unreachable.has(endpoint)) {
+        throw toAppError(new UpstreamFailure({ outcome: 'unreachable', reason: 'breaker_open' }), 'list', config);
+      }
+      throw error;
+    }
   }
 
   /** One client call: bulkhead around retries; every rejection leaves as an AppError. */
