@@ -229,6 +229,7 @@ export function createApp(services: Services): App {
       refreshTokenTtlSeconds: 30 * 24 * 3600,
       codeTtlSeconds: 60,
       serviceName: 'reelay',
+      requestDeadlineMs: config.requestDeadlineMs,
     },
   });
   closeConnectionsWhileClosing(rest);

@@ -11,6 +11,7 @@ import { buildToolDefinitions, createToolCaller, createToolInvoker } from './too
 import { tryFastToolCall } from './fast-call.ts';
 import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
+import { closedEarlySignal } from '../operations/deadline.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
 
@@ -90,7 +91,7 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     }
     const malformed = invalidToolCall(request.body);
     if (malformed) return reply.code(200).type('application/json').send(malformed);
-    const fast = await tryFastToolCall(request, request.body, invoke, auth.key);
+    const fast = await tryFastToolCall(request, request.body, invoke, auth.key, closedEarlySignal(reply.raw));
     if (fast) return reply.code(200).type('application/json').send(fast);
     return runExchange(request, reply, exchange, auth.key, request.body);
   });

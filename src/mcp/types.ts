@@ -18,6 +18,8 @@ export type McpConfig = {
   refreshTokenTtlSeconds: number;
   codeTtlSeconds: number;
   serviceName: string;
+  /** Deadline of one tool call, the same as REST's (REELAY_REQUEST_DEADLINE_MS; default 30000). */
+  requestDeadlineMs?: number;
   /** Global cap on dynamic client registrations per hour, across all nodes (default 500). */
   registrationsPerHourMax?: number;
   /** Registered clients never used for this long are deleted (default 30 days). */

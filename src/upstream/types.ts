@@ -22,7 +22,9 @@ export type UpstreamOutcome =
   | 'blocked'
   | 'rate_limited'
   | 'upstream_error'
-  | 'timeout';
+  | 'timeout'
+  /** The caller gave up (request deadline, client gone) before the platform answered. */
+  | 'cancelled';
 
 /** What every call carries besides its data: the media cookie of the identity that fetched it. */
 export type Fetched<T> = {
@@ -61,6 +63,8 @@ export type RawLiveRoom = {
 export type PageRequest = { cursor: string; count: number };
 
 export interface PlatformClient {
+  /** The same client whose calls stop (and stop their platform requests) when `signal` aborts. */
+  withSignal(signal: AbortSignal | undefined): PlatformClient;
   /** `/api/user/detail/` (falls back to the profile page's rehydration data). */
   getUser(username: string): Promise<Fetched<RawUserProfile>>;
   /** `/api/post/item_list/`, `post_item_list_request_type` 0 newest / 1 popular / 2 oldest. */
