@@ -103,6 +103,10 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
     async insertKey(key) {
       return insertKeyRow(key);
     },
+    async insertFirstKey(key) {
+      // BEGIN IMMEDIATE takes the write lock first, so another process cannot insert between the check and the insert.
+      return transaction(() => (one('SELECT 1 FROM api_keys LIMIT 1') ? null : insertKeyRow(key)));
+    },
     async findKeyByHash(hash) {
       const row = one('SELECT * FROM api_keys WHERE hash = ?', hash);
       return row && toApiKey(row);

@@ -88,6 +88,11 @@ export interface Store {
   findAccountByName(name: string): Promise<Account | null>;
 
   insertKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  /**
+   * Inserts `key` only if the store holds no key at all (revoked ones count); null otherwise.
+   * Atomic across nodes: of two concurrent calls on an empty store exactly one inserts.
+   */
+  insertFirstKey(key: NewApiKey): Promise<ApiKeyRecord | null>;
   findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   /** Revokes by id or by prefix; returns how many keys were revoked. */
