@@ -12,6 +12,7 @@ import { tryFastToolCall } from './fast-call.ts';
 import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
 import { closedEarlySignal } from '../operations/deadline.ts';
+import { trustProxyOption } from '../config/config.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
 
@@ -34,6 +35,8 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: MCP_BODY_BYTES_MAX,
+    // The client address of the OAuth registration limits: forwarded only through trusted proxies.
+    ...(deps.config.trustProxy === undefined ? {} : { trustProxy: trustProxyOption(deps.config.trustProxy) }),
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(rawJsonRpcError),
     // Malformed URLs and over-long parameters: the same answers as any other bad request here.

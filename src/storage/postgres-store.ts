@@ -158,6 +158,9 @@ export function createPostgresStore({
     async deleteStaleClients(before) {
       return run('DELETE FROM oauth_clients WHERE created_at < $1 AND (last_used_at IS NULL OR last_used_at < $1)', [before]);
     },
+    async deleteUnusedClients(before) {
+      return run('DELETE FROM oauth_clients WHERE created_at < $1 AND last_used_at IS NULL', [before]);
+    },
     async countClientsSince(since) {
       const row = await one('SELECT count(*) AS n FROM oauth_clients WHERE created_at >= $1', [since]);
       return Number(row?.n ?? 0);

@@ -146,6 +146,9 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
         ms(before), ms(before),
       );
     },
+    async deleteUnusedClients(before) {
+      return run('DELETE FROM oauth_clients WHERE created_at < ? AND last_used_at IS NULL', ms(before));
+    },
     async countClientsSince(since) {
       return Number(one('SELECT count(*) AS n FROM oauth_clients WHERE created_at >= ?', ms(since))?.n ?? 0);
     },

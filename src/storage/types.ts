@@ -104,6 +104,8 @@ export interface Store {
   touchClient(clientId: string, at: Date): Promise<void>;
   /** Deletes clients created before `before` that were never used since then; returns the count. */
   deleteStaleClients(before: Date): Promise<number>;
+  /** Deletes clients created before `before` that never completed an authorization; returns the count. */
+  deleteUnusedClients(before: Date): Promise<number>;
   countClientsSince(since: Date): Promise<number>;
 
   insertAuthCode(code: AuthCodeRecord): Promise<void>;
