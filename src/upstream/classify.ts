@@ -38,6 +38,14 @@ export class UpstreamFailure extends Error {
 
 const ok: Classification = { outcome: 'ok', reason: 'ok' };
 
+/**
+ * A 4xx other than 403/404/410/429: the platform refusing what was asked (an odd id or name the
+ * caller sent), not failing. It says nothing about the platform's health or the identity's.
+ */
+export function isInputRefusal(failure: { outcome: UpstreamOutcome; reason: string }): boolean {
+  return failure.outcome === 'upstream_error' && /^http_4\d\d$/.test(failure.reason);
+}
+
 /** The reason of a 2xx body that does not parse as JSON. */
 export const MALFORMED_JSON = 'malformed_json';
 

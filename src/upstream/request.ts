@@ -1,7 +1,7 @@
 // One platform request on one identity: build and sign the URL, fetch, solve a WAF challenge once,
 // classify, parse. Reports exactly one outcome per request and keeps identity health current.
 import type { UpstreamConfig } from './config.ts';
-import { classifyHttp, UpstreamFailure, type Classification } from './classify.ts';
+import { classifyHttp, isInputRefusal, UpstreamFailure, type Classification } from './classify.ts';
 import type { EndpointRequest } from './endpoints.ts';
 import type { IdentityHealthStore } from './health.ts';
 import type { Identity, IdentityPool } from './identities.ts';
@@ -134,7 +134,8 @@ export function createRequester(deps: RequesterDeps) {
     if (c.outcome === 'ok' || c.outcome === 'cancelled') deps.logger?.debug?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs }, 'platform request');
     else deps.logger?.warn({ endpoint: req.endpoint, outcome: c.outcome, reason: c.reason, durationMs }, 'platform request failed');
     if (c.outcome === 'blocked') deps.pool.retire(identity);
-    if (c.outcome === 'cancelled') return;
+    // Only the platform's own failures move an identity's health, never the caller's abort or input.
+    if (c.outcome === 'cancelled' || isInputRefusal(c)) return;
     try {
       await deps.health.record(identity.id, c.outcome, clock.now());
     } catch (error) {

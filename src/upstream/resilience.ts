@@ -18,7 +18,7 @@ import {
 import { untilAborted } from '../abort.ts';
 import { AppError, isAppError } from '../errors.ts';
 import type { UpstreamConfig } from './config.ts';
-import { MALFORMED_JSON, toAppError, UpstreamFailure, type UpstreamSubject } from './classify.ts';
+import { isInputRefusal, MALFORMED_JSON, toAppError, UpstreamFailure, type UpstreamSubject } from './classify.ts';
 
 /**
  * Failures that count towards opening a breaker: the platform itself failing or refusing (5xx,
@@ -26,9 +26,8 @@ import { MALFORMED_JSON, toAppError, UpstreamFailure, type UpstreamSubject } fro
  * caller's input provoked, or a request the caller abandoned.
  */
 export function countsForBreaker(error: Error): boolean {
-  if (!(error instanceof UpstreamFailure)) return false;
-  if (error.outcome === 'upstream_error') return !/^http_4\d\d$/.test(error.reason);
-  return error.outcome === 'blocked' || error.outcome === 'rate_limited' || error.outcome === 'timeout';
+  if (!(error instanceof UpstreamFailure) || isInputRefusal(error)) return false;
+  return error.outcome === 'upstream_error' || error.outcome === 'blocked' || error.outcome === 'rate_limited' || error.outcome === 'timeout';
 }
 
 const cancelled = () => new UpstreamFailure({ outcome: 'cancelled', reason: 'cancelled' });

@@ -85,6 +85,26 @@ describe('cancellation and bulkheads against the emulator', { skip }, () => {
     await client.close();
   });
 
+  test('a 400 the input provoked counts against neither breaker nor identity health', async () => {
+    const recorded: string[] = [];
+    const memory = createMemoryIdentityHealthStore();
+    const health: IdentityHealthStore = {
+      get: (id) => memory.get(id),
+      record: (id, outcome, nowMs) => {
+        recorded.push(outcome);
+        return memory.record(id, outcome, nowMs);
+      },
+    };
+    const { client } = clientFor(emulator, { maxAttempts: 1, breaker: { failureThreshold: 1, halfOpenAfterMs: 600_000 } }, { identityHealth: health });
+    emulator.setFaults({ rules: [{ path: COMMENTS, probability: 1, kind: 'status_5xx', status: 400 }] });
+    await assert.rejects(client.getComments(videoId, page), (e: AppError) => e.code === 'upstream_error');
+    assert.deepEqual(recorded, []);
+    emulator.setFaults({ rules: [] });
+    const result = await client.getComments(videoId, page);
+    assert.ok(result.data.items.length > 0, 'the breaker (threshold 1) did not open');
+    await client.close();
+  });
+
   test('a caller whose signal is already aborted sends nothing to the platform', async () => {
     const paths: string[] = [];
     const { client } = clientFor(emulator, {}, { createSession: watchedSessions((path) => paths.push(path)) });
