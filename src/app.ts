@@ -26,6 +26,7 @@ import { OPERATIONS } from './operations/registry.ts';
 import { createHttpServer, socialNsUrl } from './http/server.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createMcpServer } from './mcp/server.ts';
+import { createRegistrationLimits } from './oauth/registration-limits.ts';
 
 /** Never log these: API keys, OAuth tokens, identity cookies. */
 export const LOG_REDACT_PATHS = [
@@ -242,7 +243,10 @@ export function createApp(services: Services): App {
       refreshTokenTtlSeconds: 30 * 24 * 3600,
       codeTtlSeconds: 60,
       serviceName: 'reelay',
+      requestDeadlineMs: config.requestDeadlineMs,
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     },
+    registrationLimits: createRegistrationLimits(services.redis ? { redis: services.redis } : {}),
   });
   closeConnectionsWhileClosing(rest);
   closeConnectionsWhileClosing(mcp);

@@ -53,6 +53,14 @@ export class AppError extends Error {
   }
 }
 
+/** What a caller whose request deadline passed is told, on every edge (REST 504, MCP tool error). */
+export const DEADLINE_MESSAGE = 'The request deadline passed before the platform answered.';
+
+/** The error a request gets when its deadline passes; its work is cancelled with it as the reason. */
+export function deadlineError(deadlineMs: number): AppError {
+  return new AppError('upstream_timeout', DEADLINE_MESSAGE, { details: { deadlineMs }, retryAfterSeconds: 5 });
+}
+
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }

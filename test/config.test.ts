@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configInputFrom, parseConfig } from '../src/config/config.ts';
+import { configInputFrom, parseConfig, trustProxyOption } from '../src/config/config.ts';
 import { loadProxies } from '../src/app.ts';
 
 it('a flag wins over its environment twin and defaults fill the rest', () => {
@@ -64,4 +64,15 @@ it('the signing profile is one of the known ones, web-2026 by default', () => {
   assert.equal(parseConfig({}).platform.signing, 'web-2026');
   assert.equal(parseConfig({ signing: 'legacy-xbogus' }).platform.signing, 'legacy-xbogus');
   assert.throws(() => parseConfig({ signing: 'web-2027' }), /REELAY_SIGNING/);
+});
+
+it('REELAY_TRUST_PROXY takes a hop count or proxy addresses/CIDRs, and refuses "true" and junk naming the variable', () => {
+  assert.equal(parseConfig({}).trustProxy, undefined);
+  assert.equal(parseConfig({ trustProxy: '1' }).trustProxy, 1);
+  assert.deepEqual(parseConfig({ trustProxy: '10.0.0.1, 10.0.0.0/8,::1,fd00::/8' }).trustProxy, ['10.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
+  for (const bad of ['true', '0', '11', 'proxy.example', '10.0.0.0/33', '::1/129', '10.0.0.1/8/1']) {
+    assert.throws(() => parseConfig({ trustProxy: bad }), /REELAY_TRUST_PROXY/, bad);
+  }
+  const hops = trustProxyOption(2);
+  assert.ok(typeof hops === 'function' && hops('x', 1) && !hops('x', 2));
 });

@@ -36,7 +36,12 @@ export type ServiceProcess = {
   logs(): string;
   rssBytes(): number;
   alive(): boolean;
-  /** SIGTERM and wait for exit (bounded); returns the exit code or signal. */
+  /** Lines the service logged at fatal level (unhandled rejections, uncaught exceptions). */
+  fatalLogs(): string[];
+  /**
+   * SIGTERM and wait for exit (bounded); returns the exit code or signal. Rejects when the service
+   * logged anything at fatal level, so every suite that runs it fails on an unhandled rejection.
+   */
   stop(): Promise<string>;
   /** SIGKILL at once and wait for the exit event. */
   kill9(): Promise<void>;
@@ -87,6 +92,18 @@ export async function createKeyWithCli(env: Record<string, string>, name = 'benc
   const key = stdout.trim();
   if (code !== 0 || !key.startsWith('rly_')) throw new Error(`reelay keys create failed (${code}): ${stderr.slice(0, 500)}`);
   return key;
+}
+
+/** pino lines at fatal level (60) in a log text. */
+export function fatalLines(text: string): string[] {
+  return text.split('\n').filter((line) => {
+    if (!line.startsWith('{')) return false;
+    try {
+      return (JSON.parse(line) as { level?: unknown }).level === 60;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function readText(path: string): string {
@@ -158,6 +175,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
       return kb ? Number(kb[1]) * 1024 : Number.NaN;
     },
     alive,
+    fatalLogs: () => fatalLines(readText(stdoutPath)),
     async stop() {
       if (alive()) {
         child.kill('SIGTERM');
@@ -165,6 +183,8 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
         await exited;
         clearTimeout(timer);
       }
+      const fatal = fatalLines(readText(stdoutPath));
+      if (fatal.length > 0) throw new Error(`reelay serve logged ${fatal.length} fatal error(s):\n${fatal.join('\n').slice(0, 2000)}`);
       return String(child.exitCode ?? child.signalCode);
     },
     async kill9() {

@@ -38,3 +38,54 @@ test('different keys do not wait for each other', async () => {
   assert.equal(await coalescer.run('fast', async () => 'done'), 'done');
   never.resolve('late');
 });
+
+test('a caller that aborts stops waiting with its reason while the shared work goes on for the others', async () => {
+  const coalescer = createLocalCoalescer();
+  const gate = Promise.withResolvers<string>();
+  let workSignal: AbortSignal | undefined;
+  const first = new AbortController();
+  const second = new AbortController();
+  const a = coalescer.run('k', (signal) => ((workSignal = signal), gate.promise), undefined, first.signal);
+  const b = coalescer.run('k', () => gate.promise, undefined, second.signal);
+  const reason = new Error('deadline of the first caller');
+  first.abort(reason);
+  await assert.rejects(a, (error) => error === reason);
+  assert.equal(workSignal?.aborted, false, 'the second caller still wants the work');
+  gate.resolve('value');
+  assert.equal(await b, 'value');
+});
+
+test('the shared work is aborted once every caller has aborted, and a later caller starts afresh', async () => {
+  const coalescer = createLocalCoalescer();
+  let calls = 0;
+  const signals: AbortSignal[] = [];
+  const fn = (signal: AbortSignal) => {
+    calls += 1;
+    signals.push(signal);
+    return new Promise<string>((resolve, reject) => {
+      if (calls > 1) resolve('fresh');
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  };
+  const callers = [new AbortController(), new AbortController()];
+  const runs = callers.map((c) => coalescer.run('k', fn, undefined, c.signal));
+  for (const c of callers) c.abort(new Error('gone'));
+  for (const run of runs) await assert.rejects(run, /gone/);
+  assert.equal(signals[0].aborted, true);
+  assert.equal(await coalescer.run('k', fn, undefined, new AbortController().signal), 'fresh');
+  assert.equal(calls, 2);
+});
+
+test('a caller without a signal (a background refresh) keeps the shared work alive', async () => {
+  const coalescer = createLocalCoalescer();
+  const gate = Promise.withResolvers<string>();
+  let workSignal: AbortSignal | undefined;
+  const background = coalescer.run('k', (signal) => ((workSignal = signal), gate.promise));
+  const caller = new AbortController();
+  const waiting = coalescer.run('k', () => gate.promise, undefined, caller.signal);
+  caller.abort(new Error('gone'));
+  await assert.rejects(waiting, /gone/);
+  assert.equal(workSignal?.aborted, false);
+  gate.resolve('value');
+  assert.equal(await background, 'value');
+});

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { createSharedSignal, untilAborted } from '../abort.ts';
 import { AppError, ERROR_CODES, isAppError, type ErrorCode } from '../errors.ts';
 import type { CacheLogger } from './types.ts';
 
@@ -11,27 +12,38 @@ import type { CacheLogger } from './types.ts';
  * Across processes the result itself never travels: a caller that waited on another process's run
  * calls `peek` (e.g. re-reads the shared store) to obtain it; if there is no `peek`, or it finds
  * nothing, the waiter runs `fn` itself. Failures do travel, as the AppError code and public message.
+ *
+ * A caller whose `signal` aborts stops waiting at once (rejected with the signal's reason); `fn`
+ * gets a signal that aborts only when every caller sharing it has aborted, so the work stops once
+ * nobody wants it and never while someone still does.
  */
 export type Coalescer = {
-  run<T>(key: string, fn: () => Promise<T>, peek?: () => Promise<T | undefined>): Promise<T>;
+  run<T>(key: string, fn: (signal: AbortSignal) => Promise<T>, peek?: () => Promise<T | undefined>, signal?: AbortSignal): Promise<T>;
   close(): Promise<void>;
 };
 
 export function createLocalCoalescer(): Coalescer {
-  const inFlight = new Map<string, Promise<unknown>>();
+  type Running = { work: Promise<unknown>; signal: AbortSignal; join(signal: AbortSignal | undefined): void };
+  const inFlight = new Map<string, Running>();
   return {
-    run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-      const running = inFlight.get(key);
-      if (running !== undefined) return running as Promise<T>;
-      const started = (async () => {
-        try {
-          return await fn();
-        } finally {
-          inFlight.delete(key);
-        }
-      })();
-      inFlight.set(key, started);
-      return started;
+    run<T>(key: string, fn: (signal: AbortSignal) => Promise<T>, _peek?: unknown, signal?: AbortSignal): Promise<T> {
+      let running = inFlight.get(key);
+      // Work everyone gave up on is winding down: a new caller gets work of its own.
+      if (running === undefined || running.signal.aborted) {
+        const shared = createSharedSignal();
+        const started: Running = { work: Promise.resolve(), signal: shared.signal, join: shared.join };
+        inFlight.set(key, started);
+        started.work = (async () => {
+          try {
+            return await fn(shared.signal);
+          } finally {
+            if (inFlight.get(key) === started) inFlight.delete(key);
+          }
+        })();
+        running = started;
+      }
+      running.join(signal);
+      return untilAborted(running.work as Promise<T>, signal, (s) => s.reason);
     },
     async close() {},
   };
@@ -167,14 +179,15 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
     key: string,
     lockKey: string,
     token: string,
-    fn: () => Promise<T>,
+    fn: (signal: AbortSignal) => Promise<T>,
     peek: (() => Promise<T | undefined>) | undefined,
+    signal: AbortSignal,
   ): Promise<T> {
     let value: T;
     try {
       // Another node may have finished between our caller's miss and our lock: use its result.
       const earlier = peek === undefined ? undefined : await peek();
-      value = earlier !== undefined ? earlier : await fn();
+      value = earlier !== undefined ? earlier : await fn(signal);
     } catch (err) {
       await finish(key, lockKey, token, err);
       throw err;
@@ -187,15 +200,16 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
     key: string,
     lockKey: string,
     token: string,
-    fn: () => Promise<T>,
+    fn: (signal: AbortSignal) => Promise<T>,
     peek: (() => Promise<T | undefined>) | undefined,
+    signal: AbortSignal,
   ): Promise<T> {
     const mailbox = await done.open(key);
     try {
       const deadline = Date.now() + waitMs;
       let delayMs = pollInitialMs;
       // Bounded by the deadline; the count bound guards against a clock that stands still.
-      for (let round = 0; round < 10_000 && Date.now() < deadline; round += 1) {
+      for (let round = 0; round < 10_000 && Date.now() < deadline && !signal.aborted; round += 1) {
         const message = mailbox.take();
         if (message?.error !== undefined) throw toAppErrorFromMessage(message.error);
         const found = peek === undefined ? undefined : await peek();
@@ -203,18 +217,24 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
         // The holder finished (its result may be gone already) or vanished: try to become the holder.
         const locked = await tryLock(lockKey, token).catch(() => undefined);
         if (locked === undefined) break;
-        if (locked) return await runHolding(key, lockKey, token, fn, peek);
+        if (locked) return await runHolding(key, lockKey, token, fn, peek, signal);
         await mailbox.wait(Math.min(delayMs, Math.max(0, deadline - Date.now())));
         delayMs = Math.min(delayMs * 2, pollMaxMs);
       }
     } finally {
       mailbox.dispose();
     }
+    if (signal.aborted) throw signal.reason;
     logger?.warn({ waitMs }, 'coalescer: gave up waiting for another node (or Redis failed); running locally');
-    return fn();
+    return fn(signal);
   }
 
-  async function runDistributed<T>(key: string, fn: () => Promise<T>, peek?: () => Promise<T | undefined>): Promise<T> {
+  async function runDistributed<T>(
+    key: string,
+    fn: (signal: AbortSignal) => Promise<T>,
+    peek: (() => Promise<T | undefined>) | undefined,
+    signal: AbortSignal,
+  ): Promise<T> {
     const lockKey = `${prefix}lock:${key}`;
     const token = randomUUID();
     let locked: boolean;
@@ -223,15 +243,15 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
     } catch (err) {
       // Redis being down must not take answers down with it: coalesce in-process only.
       logger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
-      return fn();
+      return fn(signal);
     }
-    if (locked) return runHolding(key, lockKey, token, fn, peek);
-    return waitForOther(key, lockKey, token, fn, peek);
+    if (locked) return runHolding(key, lockKey, token, fn, peek, signal);
+    return waitForOther(key, lockKey, token, fn, peek, signal);
   }
 
   return {
-    run(key, fn, peek) {
-      return local.run(key, () => runDistributed(key, fn, peek));
+    run(key, fn, peek, signal) {
+      return local.run(key, (shared) => runDistributed(key, fn, peek, shared), undefined, signal);
     },
     async close() {
       await done.close();

@@ -40,11 +40,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   const emit = (key: string, status: CacheEvent['status']) => onEvent?.({ key, status });
 
   /** Loads, stores and returns the fresh entry; coalesced per key (across processes with Redis). */
-  function load(key: string, policy: CachePolicy, fn: () => Promise<unknown>, seen: StoredEntry | undefined) {
-    const produce = async (): Promise<LoadedEntry> => {
+  type Load = (signal: AbortSignal) => Promise<unknown>;
+
+  function load(key: string, policy: CachePolicy, fn: Load, seen: StoredEntry | undefined, signal: AbortSignal | undefined) {
+    const produce = async (shared: AbortSignal): Promise<LoadedEntry> => {
       let value: unknown;
       try {
-        value = await fn();
+        value = await fn(shared);
       } catch (err) {
         emit(key, 'error');
         await negative.settleFailure(key, policy, err);
@@ -60,11 +62,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const entry = await read(key);
       return entry !== undefined && (seen === undefined || entry.storedAtMs > seen.storedAtMs) ? entry : undefined;
     };
-    return coalescer.run(key, produce, peek);
+    return coalescer.run(key, produce, peek, signal);
   }
 
-  function refreshInBackground(key: string, policy: CachePolicy, fn: () => Promise<unknown>, seen: StoredEntry) {
-    const refresh = load(key, policy, fn, seen).then(
+  /** Nobody waits for a background refresh, so no caller's signal may cancel it. */
+  function refreshInBackground(key: string, policy: CachePolicy, fn: Load, seen: StoredEntry) {
+    const refresh = load(key, policy, fn, seen, undefined).then(
       () => emit(key, 'revalidated'),
       (err: unknown) => logger?.warn({ err, key }, 'response cache: background refresh failed'),
     );
@@ -75,24 +78,26 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   async function loadNow(
     key: string,
     policy: CachePolicy,
-    fn: () => Promise<unknown>,
+    fn: Load,
     seen: StoredEntry | undefined,
     stale: StoredEntry | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<CacheResult> {
     try {
-      const entry = await load(key, policy, fn, seen);
+      const entry = await load(key, policy, fn, seen, signal);
       emit(key, 'miss');
       return result(entry, 'miss', clock.now());
     } catch (err) {
-      // Stale-if-error: only for failures that may pass (upstream trouble), never for answers.
-      if (stale === undefined || !isAppError(err) || !err.retryable) throw err;
+      // Stale-if-error: only for failures that may pass (upstream trouble), never for answers, and
+      // never for a caller that has given up.
+      if (signal?.aborted || stale === undefined || !isAppError(err) || !err.retryable) throw err;
       emit(key, 'stale');
       return result(stale, 'stale', clock.now());
     }
   }
 
   return {
-    async fetch(key, policy, fn) {
+    async fetch(key, policy, fn, signal) {
       const entry = await read(key);
       const now = clock.now();
       const windows = staleWindows(policy, maxStaleSeconds);
@@ -114,7 +119,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
           throw absence;
         }
       }
-      return loadNow(key, policy, fn, entry, usable ? entry : undefined);
+      return loadNow(key, policy, fn, entry, usable ? entry : undefined, signal);
     },
     async close() {
       await Promise.allSettled([...refreshes]);

@@ -41,8 +41,10 @@ export interface ResponseCache {
    * The stored bytes for `key` when fresh (or stale within bounds); otherwise runs `load` once for
    * all concurrent callers of the same key (across processes when Redis is configured), stores the
    * serialised result and returns it. `load` rejects with AppError; retryable ones may yield stale.
+   * When `signal` aborts the caller stops waiting; `load` gets a signal that aborts once every
+   * caller sharing it has aborted (a background refresh never aborts).
    */
-  fetch(key: string, policy: CachePolicy, load: () => Promise<unknown>): Promise<CacheResult>;
+  fetch(key: string, policy: CachePolicy, load: (signal: AbortSignal) => Promise<unknown>, signal?: AbortSignal): Promise<CacheResult>;
   close(): Promise<void>;
 }
 

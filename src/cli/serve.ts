@@ -50,7 +50,8 @@ export async function runServe(argv: string[], env: Env, io: Io): Promise<number
     return 1;
   }
   const app = createApp(services);
-  const firstKey = (await services.keys.list()).length === 0 ? await services.keys.create({ name: 'first' }) : undefined;
+  // Nodes starting together on an empty database race here: exactly one creates and prints the key.
+  const firstKey = await services.keys.createFirst({ name: 'first' });
   const { restUrl, mcpUrl } = await listen(app, config);
   io.stderr.write(`reelay REST API listening on ${restUrl} (public URL ${config.publicUrl})\n`);
   io.stderr.write(`reelay MCP tool server listening on ${mcpUrl} (public URL ${config.mcpPublicUrl})\n`);

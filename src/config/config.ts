@@ -1,5 +1,6 @@
 // Builds the frozen service configuration from environment variables and command-line flags.
 // Flags win over their REELAY_* twins; a bad value stops the start with the variable named.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_SIGNING_PROFILE, SIGNING_PROFILE_NAMES, type SigningProfileName } from '../upstream/signing/profiles.ts';
 
@@ -37,6 +38,8 @@ export type Config = Readonly<{
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
   accessTokenTtlSeconds: number;
+  /** Proxies whose X-Forwarded-For gives the client address: a hop count or addresses/CIDRs. */
+  trustProxy: number | readonly string[] | undefined;
 }>;
 
 /** Flag name → environment variable. Every command-line flag has one. */
@@ -69,6 +72,7 @@ export const ENV_NAMES = {
   allowedOrigins: 'REELAY_ALLOWED_ORIGINS',
   allowedHosts: 'REELAY_ALLOWED_HOSTS',
   accessTokenTtlSeconds: 'REELAY_ACCESS_TOKEN_TTL_SECONDS',
+  trustProxy: 'REELAY_TRUST_PROXY',
 } as const;
 
 export type ConfigInput = Partial<Record<keyof typeof ENV_NAMES, string>>;
@@ -103,6 +107,32 @@ const proxyList = list.superRefine((entries, ctx) => {
     if (!isProxyUrl(entry)) ctx.addIssue({ code: 'custom', message: `entry ${index + 1} is not a proxy URL (http://, https://, socks5:// or socks5h:// with a host)` });
   });
 });
+
+/** An IPv4/IPv6 address, optionally with a /prefix of the right size. */
+function isAddressOrCidr(text: string): boolean {
+  const [address, prefix, extra] = text.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+// `true` would let any client choose its own address by sending X-Forwarded-For, which defeats the
+// per-address limits: only a hop count or the proxies' own addresses are accepted.
+const trustProxy = z.union([
+  z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10)),
+  list.pipe(
+    z
+      .array(z.string())
+      .min(1)
+      .refine((entries) => entries.every(isAddressOrCidr), 'must be a hop count (1-10) or a comma-separated list of proxy addresses or CIDRs'),
+  ),
+]);
+
+/** REELAY_TRUST_PROXY as Fastify's trustProxy option: the listed proxies, or the nearest N hops. */
+export function trustProxyOption(value: number | readonly string[]): string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : [...value];
+}
 
 function read<T>(schema: z.ZodType<T>, name: keyof typeof ENV_NAMES, value: string | undefined, fallback: T): T {
   if (value === undefined || value === '') return fallback;
@@ -164,6 +194,7 @@ export function parseConfig(input: ConfigInput): Config {
     allowedOrigins: read(list, 'allowedOrigins', input.allowedOrigins, []),
     allowedHosts: read(list, 'allowedHosts', input.allowedHosts, []),
     accessTokenTtlSeconds: read(positiveInt, 'accessTokenTtlSeconds', input.accessTokenTtlSeconds, 3600),
+    trustProxy: read(trustProxy, 'trustProxy', input.trustProxy, undefined as number | readonly string[] | undefined),
   };
   return Object.freeze(config);
 }

@@ -7,6 +7,7 @@ import type { ApiKeyRecord } from '../storage/types.ts';
 import type { HttpDeps } from './server.ts';
 import { rateLimitHeaders, type RateLimitResult } from '../cache/rate-limit.ts';
 import { sendProblem } from './server.ts';
+import { closedEarlySignal, runWithDeadline } from '../operations/deadline.ts';
 
 export type RateLimiter = { consume(key: string): Promise<RateLimitResult> };
 export type UsageRecorder = { record(keyId: string, operation: string): void };
@@ -63,7 +64,11 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
   const raw = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
   const input = deps.executor.parse(op, raw) as Record<string, unknown>;
   deps.usage?.record(key.id, op.name);
-  const result = await withDeadline(deps.executor.execute(op, input), deps.config.requestDeadlineMs);
+  const result = await runWithDeadline(
+    deps.config.requestDeadlineMs,
+    (signal) => deps.executor.execute(op, input, { signal }),
+    closedEarlySignal(reply.raw),
+  );
   const preset = (input.projection_preset as ProjectionPreset | undefined) ?? 'full';
   const etag = preset === 'full' ? result.etag : `${result.etag.slice(0, -1)}-${preset}"`;
   reply
@@ -79,21 +84,6 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
   }
   const body = preset === 'full' ? result.envelope : Buffer.concat([ENVELOPE_OPEN, deps.executor.render(result, preset), ENVELOPE_CLOSE]);
   return reply.type('application/json; charset=utf-8').send(body);
-}
-
-async function withDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new AppError('upstream_timeout', 'The platform did not answer in time.', { retryAfterSeconds: 5 })),
-      deadlineMs,
-    );
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function registerOperationRoutes(app: FastifyInstance, deps: HttpDeps): void {

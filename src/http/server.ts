@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Logger } from 'pino';
 import { clientErrorHandler, guardConnections, type RawAnswer } from '../client-errors.ts';
 import { AppError, isAppError, type ErrorCode } from '../errors.ts';
-import type { Config } from '../config/config.ts';
+import { trustProxyOption, type Config } from '../config/config.ts';
 import type { Executor } from '../operations/execute.ts';
 import type { Operation } from '../operations/types.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
@@ -96,6 +96,7 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
     logController: new RequestLogController(),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    ...(config.trustProxy === undefined ? {} : { trustProxy: trustProxyOption(config.trustProxy) }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     clientErrorHandler: clientErrorHandler((status) => rawProblem(status, config.publicUrl)),
     // Bad percent-encoding and over-long path parameters never reach a route: answer them here.

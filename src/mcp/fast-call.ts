@@ -30,13 +30,14 @@ export async function tryFastToolCall(
   body: unknown,
   invoke: ToolInvoker,
   key: ApiKeyRecord,
+  clientGone?: AbortSignal,
 ): Promise<Buffer | undefined> {
   const call = fastCallOf(request, body);
   if (!call) return undefined;
   const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`);
   let result: Buffer | undefined;
   try {
-    result = await invoke(call.name, call.args, key);
+    result = await invoke(call.name, call.args, key, clientGone);
   } catch (error) {
     const { code, message } = error as { code?: number; message: string };
     return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: code ?? -32603, message } }));

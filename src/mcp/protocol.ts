@@ -36,8 +36,8 @@ function createSdkServer(deps: ExchangeDeps, key: ApiKeyRecord): Server {
     { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: deps.instructions },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) =>
-    deps.callTool(req.params.name, req.params.arguments as Record<string, unknown> | undefined, key),
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) =>
+    deps.callTool(req.params.name, req.params.arguments as Record<string, unknown> | undefined, key, extra.signal),
   );
   // Nothing is logged to clients, but accepting the level keeps clients that set it working.
   server.setRequestHandler(SetLevelRequestSchema, async () => ({}));

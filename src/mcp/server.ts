@@ -11,6 +11,8 @@ import { buildToolDefinitions, createToolCaller, createToolInvoker } from './too
 import { tryFastToolCall } from './fast-call.ts';
 import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
+import { closedEarlySignal } from '../operations/deadline.ts';
+import { trustProxyOption } from '../config/config.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
 
@@ -33,6 +35,8 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: MCP_BODY_BYTES_MAX,
+    // The client address of the OAuth registration limits: forwarded only through trusted proxies.
+    ...(deps.config.trustProxy === undefined ? {} : { trustProxy: trustProxyOption(deps.config.trustProxy) }),
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(rawJsonRpcError),
     // Malformed URLs and over-long parameters: the same answers as any other bad request here.
@@ -90,7 +94,7 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     }
     const malformed = invalidToolCall(request.body);
     if (malformed) return reply.code(200).type('application/json').send(malformed);
-    const fast = await tryFastToolCall(request, request.body, invoke, auth.key);
+    const fast = await tryFastToolCall(request, request.body, invoke, auth.key, closedEarlySignal(reply.raw));
     if (fast) return reply.code(200).type('application/json').send(fast);
     return runExchange(request, reply, exchange, auth.key, request.body);
   });

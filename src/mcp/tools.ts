@@ -8,6 +8,7 @@ import type { Operation, ProjectionPreset } from '../operations/types.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
 import { DEFAULT_TOOL_PRESET, HIDDEN_TOOL_PARAMS, toToolInputSchema } from './tool-schema.ts';
 import type { McpDeps } from './types.ts';
+import { runWithDeadline } from '../operations/deadline.ts';
 
 export const TOOL_ANNOTATIONS = {
   readOnlyHint: true,
@@ -52,22 +53,40 @@ function rpcError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-export type ToolCaller = (name: string, args: Record<string, unknown> | undefined, key: ApiKeyRecord) => Promise<ToolResult>;
+export type ToolCaller = (
+  name: string,
+  args: Record<string, unknown> | undefined,
+  key: ApiKeyRecord,
+  clientGone?: AbortSignal,
+) => Promise<ToolResult>;
 
-/** A tool call's CallToolResult, already serialised; undefined when no such tool exists. */
-export type ToolInvoker = (name: string, args: Record<string, unknown> | undefined, key: ApiKeyRecord) => Promise<Buffer | undefined>;
+/**
+ * A tool call's CallToolResult, already serialised; undefined when no such tool exists. The call
+ * has the request deadline; `clientGone` aborts its work early when the client disconnects.
+ */
+export type ToolInvoker = (
+  name: string,
+  args: Record<string, unknown> | undefined,
+  key: ApiKeyRecord,
+  clientGone?: AbortSignal,
+) => Promise<Buffer | undefined>;
+
+const DEFAULT_DEADLINE_MS = 30_000;
 
 /** Serialised successful results, content-addressed by the answer's ETag and preset. */
 const RESULT_BYTES_MAX = 32 * 1024 * 1024;
 
 export function createToolInvoker(
-  deps: Pick<McpDeps, 'executor' | 'operations' | 'store' | 'logger' | 'clock' | 'usage' | 'rateLimiter'>,
+  deps: Pick<McpDeps, 'executor' | 'operations' | 'store' | 'logger' | 'clock' | 'usage' | 'rateLimiter'> & {
+    config?: Pick<McpDeps['config'], 'requestDeadlineMs'>;
+  },
 ): ToolInvoker {
+  const deadlineMs = deps.config?.requestDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const byTool = new Map(deps.operations.map((op) => [op.tool, op]));
   const clock = deps.clock ?? (() => new Date());
   const serialised = new LRUCache<string, Buffer>({ maxSize: RESULT_BYTES_MAX, sizeCalculation: (bytes) => bytes.length || 1 });
 
-  return async function invoke(name, args, key) {
+  return async function invoke(name, args, key, clientGone) {
     const op = byTool.get(name);
     if (!op) return undefined;
     try {
@@ -81,7 +100,7 @@ export function createToolInvoker(
       for (const hidden of HIDDEN_TOOL_PARAMS) delete raw[hidden];
       const input = deps.executor.parse(op, raw) as { projection_preset?: ProjectionPreset };
       const preset = input.projection_preset ?? DEFAULT_TOOL_PRESET;
-      const result = await deps.executor.execute(op, input);
+      const result = await runWithDeadline(deadlineMs, (signal) => deps.executor.execute(op, input, { signal }), clientGone);
       if (deps.usage) deps.usage.record(key.id, op.name);
       else {
         deps.store.addUsage(key.id, op.name, clock()).catch((err: unknown) => {
@@ -107,8 +126,8 @@ export function createToolInvoker(
 
 /** The SDK's tool handler: the invoker's bytes as an object; unknown tools are JSON-RPC errors. */
 export function createToolCaller(invoke: ToolInvoker): ToolCaller {
-  return async (name, args, key) => {
-    const bytes = await invoke(name, args, key);
+  return async (name, args, key, clientGone) => {
+    const bytes = await invoke(name, args, key, clientGone);
     if (!bytes) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     return JSON.parse(bytes.toString('utf8')) as ToolResult;
   };

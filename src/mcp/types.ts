@@ -4,6 +4,7 @@ import type { KeyService } from '../storage/keys.ts';
 import type { Store } from '../storage/types.ts';
 import type { Executor } from '../operations/execute.ts';
 import type { Operation } from '../operations/types.ts';
+import type { RegistrationLimits } from '../oauth/registration-limits.ts';
 
 export type McpConfig = {
   /** `{mcp_url}`: the public URL of the tool server, e.g. http://127.0.0.1:8081; also the OAuth issuer. */
@@ -18,10 +19,23 @@ export type McpConfig = {
   refreshTokenTtlSeconds: number;
   codeTtlSeconds: number;
   serviceName: string;
+  /** Deadline of one tool call, the same as REST's (REELAY_REQUEST_DEADLINE_MS; default 30000). */
+  requestDeadlineMs?: number;
   /** Global cap on dynamic client registrations per hour, across all nodes (default 500). */
   registrationsPerHourMax?: number;
   /** Registered clients never used for this long are deleted (default 30 days). */
   staleClientTtlSeconds?: number;
+  /** Registrations that never completed an authorization expire after this long (default 24 h). */
+  unusedClientTtlSeconds?: number;
+  /** Registrations per client address (IPv6: per /64) per hour (default 20). */
+  registrationsPerAddressPerHour?: number;
+  /** Registrations naming one redirect host per hour, loopback hosts aside (default 50). */
+  registrationsPerRedirectHostPerHour?: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address: a hop count or a list of
+   * addresses/CIDRs (REELAY_TRUST_PROXY); undefined uses the socket's address.
+   */
+  trustProxy?: number | readonly string[];
 };
 
 /** The key service of src/storage/keys.ts: OAuth access tokens are ordinary API keys. */
@@ -44,6 +58,8 @@ export type McpDeps = {
   clock?: () => Date;
   /** The buffered per-key usage counter REST uses; without it usage is written straight to the store. */
   usage?: { record(keyId: string, operation: string): void };
+  /** Shares the registration limits between nodes; without it each node counts on its own. */
+  registrationLimits?: RegistrationLimits;
   /** The per-key request limit REST uses, so a key has one budget across both transports. */
   rateLimiter?: { consume(key: string): Promise<{ allowed: boolean; resetSeconds: number }> };
 };

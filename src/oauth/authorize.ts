@@ -11,6 +11,7 @@ import { csrfCookie, readCookie, readSessionCookie } from './cookies.ts';
 import { DEFAULT_SCOPE, SCOPES } from './metadata.ts';
 import { isLoopbackRedirect, matchRegisteredRedirect, redirectDisplayHost } from './redirect-uri.ts';
 import { consumeSignInSession } from './sign-in-link.ts';
+import { isExpiredUnused } from './register.ts';
 import { isSameResource, type ServerUrls } from './urls.ts';
 
 export type AuthorizeDeps = {
@@ -20,6 +21,8 @@ export type AuthorizeDeps = {
   serviceName: string;
   codeTtlSeconds: number;
   clock: () => Date;
+  /** Registrations never used for an authorization expire after this long (purged at registration). */
+  unusedClientTtlSeconds: number;
 };
 
 type Params = Record<string, string | undefined>;
@@ -56,11 +59,14 @@ export function grantScope(requested: string | undefined): string {
   return granted.length > 0 ? [...new Set(granted)].join(' ') : DEFAULT_SCOPE;
 }
 
-export async function validateAuthorization(params: Params, deps: Pick<AuthorizeDeps, 'store' | 'urls'>): Promise<Validation> {
+export async function validateAuthorization(
+  params: Params,
+  deps: Pick<AuthorizeDeps, 'store' | 'urls' | 'clock' | 'unusedClientTtlSeconds'>,
+): Promise<Validation> {
   const page = (title: string, message: string, status = 400): Validation => ({ kind: 'page', status, title, message });
   if (!params.client_id) return page('Missing client', 'The request has no client_id.');
   const client = await deps.store.getClient(params.client_id);
-  if (!client) return page('Unknown client', 'This application is not registered (or its registration expired).');
+  if (!client || isExpiredUnused(client, deps.clock(), deps.unusedClientTtlSeconds)) return page('Unknown client', 'This application is not registered (or its registration expired).');
   const registered = clientRedirectUris(client);
   const redirectUri = params.redirect_uri ?? (registered.length === 1 ? registered[0] : undefined);
   if (!redirectUri) return page('Missing redirect URI', 'The request has no redirect_uri.');

@@ -1,19 +1,34 @@
 // RFC 7591 dynamic client registration, accepting the shapes real MCP clients send (Claude, ChatGPT,
-// Cursor, VS Code, Inspector). Bounded by body and field limits and a global hourly cap shared by
-// all nodes (per-IP limits would punish clients that register from shared egress ranges).
+// Cursor, VS Code, Inspector). Bounded by body and field limits, hourly limits per client address and
+// per redirect host, and a global hourly cap shared by all nodes as a last resort no one address can
+// reach. Registrations never used for an authorization expire after a day.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Store } from '../storage/types.ts';
 import { randomToken, sha256Hex } from './crypto.ts';
 import { OAuthError, sendOAuthError } from './errors.ts';
 import { checkRedirectUri } from './redirect-uri.ts';
+import type { RegistrationLimits } from './registration-limits.ts';
 
 export type RegisterDeps = {
   store: Store;
   clock: () => Date;
+  limits: RegistrationLimits;
   registrationsPerHourMax: number;
   staleClientTtlSeconds: number;
+  /** A registration that never completed an authorization is purged after this long. */
+  unusedClientTtlSeconds: number;
 };
+
+/** A client never used for an authorization, registered longer ago than the unused lifetime. */
+export function isExpiredUnused(client: { createdAt: Date; lastUsedAt: Date | null }, now: Date, unusedClientTtlSeconds: number): boolean {
+  return client.lastUsedAt === null && now.getTime() - client.createdAt.getTime() >= unusedClientTtlSeconds * 1000;
+}
+
+function tooMany(reply: { header(name: string, value: string): unknown }, retryAfterSeconds: number, description: string): OAuthError {
+  reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  return new OAuthError('temporarily_unavailable', description, 429);
+}
 
 export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;
 export const REGISTER_BODY_BYTES_MAX = 16 * 1024;
@@ -91,13 +106,17 @@ export function registerRegisterRoute(app: FastifyInstance, deps: RegisterDeps):
       if (now.getTime() - lastCleanupMs >= CLEANUP_INTERVAL_MS) {
         lastCleanupMs = now.getTime();
         await deps.store.deleteStaleClients(new Date(now.getTime() - deps.staleClientTtlSeconds * 1000));
-      }
-      const recent = await deps.store.countClientsSince(new Date(now.getTime() - 3600 * 1000));
-      if (recent >= deps.registrationsPerHourMax) {
-        reply.header('retry-after', '600');
-        throw new OAuthError('temporarily_unavailable', 'Too many client registrations; try again later.', 429);
+        await deps.store.deleteUnusedClients(new Date(now.getTime() - deps.unusedClientTtlSeconds * 1000));
       }
       const metadata = parseClientMetadata(request.body);
+      // request.ip is the socket's address, or the forwarded one from a proxy REELAY_TRUST_PROXY names.
+      const verdict = await deps.limits.consume(request.ip, metadata.redirect_uris as string[]);
+      if (!verdict.allowed) {
+        const from = verdict.limit === 'address' ? 'from this address' : 'for this redirect host';
+        throw tooMany(reply, verdict.retryAfterSeconds, `Too many client registrations ${from}; try again later.`);
+      }
+      const recent = await deps.store.countClientsSince(new Date(now.getTime() - 3600 * 1000));
+      if (recent >= deps.registrationsPerHourMax) throw tooMany(reply, 600, 'Too many client registrations; try again later.');
       const clientId = randomToken('rlyc_', 18);
       const secret = metadata.token_endpoint_auth_method === 'none' ? null : randomToken('rlys_', 32);
       await deps.store.insertClient({

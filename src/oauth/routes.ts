@@ -5,6 +5,7 @@ import type { McpDeps } from '../mcp/types.ts';
 import { registerAuthorizeRoutes } from './authorize.ts';
 import { registerMetadataRoutes } from './metadata.ts';
 import { registerRegisterRoute } from './register.ts';
+import { createRegistrationLimits } from './registration-limits.ts';
 import { registerRevokeRoute } from './revoke.ts';
 import { registerSignInRoutes } from './sign-in-link.ts';
 import { registerTokenRoute } from './token.ts';
@@ -12,6 +13,7 @@ import type { ServerUrls } from './urls.ts';
 
 const DEFAULT_REGISTRATIONS_PER_HOUR = 500;
 const DEFAULT_STALE_CLIENT_TTL_SECONDS = 30 * 24 * 3600;
+const DEFAULT_UNUSED_CLIENT_TTL_SECONDS = 24 * 3600;
 
 /** application/x-www-form-urlencoded as a record; a repeated name becomes an array (rejected later). */
 function parseForm(text: string): Record<string, string | string[]> {
@@ -30,13 +32,29 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: McpDeps, urls: S
     done(null, parseForm(body as string));
   });
   registerMetadataRoutes(app, urls, config);
+  const unusedClientTtlSeconds = config.unusedClientTtlSeconds ?? DEFAULT_UNUSED_CLIENT_TTL_SECONDS;
   registerRegisterRoute(app, {
     store,
     clock,
+    limits:
+      deps.registrationLimits ??
+      createRegistrationLimits({
+        ...(config.registrationsPerAddressPerHour === undefined ? {} : { perAddressPerHour: config.registrationsPerAddressPerHour }),
+        ...(config.registrationsPerRedirectHostPerHour === undefined ? {} : { perRedirectHostPerHour: config.registrationsPerRedirectHostPerHour }),
+      }),
     registrationsPerHourMax: config.registrationsPerHourMax ?? DEFAULT_REGISTRATIONS_PER_HOUR,
     staleClientTtlSeconds: config.staleClientTtlSeconds ?? DEFAULT_STALE_CLIENT_TTL_SECONDS,
+    unusedClientTtlSeconds,
   });
-  registerAuthorizeRoutes(app, { store, keys, urls, serviceName: config.serviceName, codeTtlSeconds: config.codeTtlSeconds, clock });
+  registerAuthorizeRoutes(app, {
+    store,
+    keys,
+    urls,
+    serviceName: config.serviceName,
+    codeTtlSeconds: config.codeTtlSeconds,
+    clock,
+    unusedClientTtlSeconds,
+  });
   registerTokenRoute(app, {
     store,
     keys,

@@ -7,11 +7,13 @@ import type { Operation, OperationDeps, OperationResult, ProjectionPreset } from
 import type { CachePolicy, CacheResult, ResponseCache } from '../cache/types.ts';
 import { toEntry } from '../cache/response-cache.ts';
 import { project } from '../activitystreams/index.ts';
+import { withSignal } from './shared.ts';
 
 export type Executor = {
   /** Parses path+query (REST) or tool arguments (MCP); throws `invalid_request` naming each bad parameter. */
   parse(op: Operation, raw: Record<string, unknown>): z.infer<Operation['input']>;
-  execute(op: Operation, input: z.infer<Operation['input']>): Promise<OperationResult>;
+  /** When `signal` aborts, the caller stops waiting and work nobody else waits for is cancelled. */
+  execute(op: Operation, input: z.infer<Operation['input']>, options?: { signal?: AbortSignal }): Promise<OperationResult>;
   /** JSON bytes of the `data` member in a projection preset (full: the cached bytes themselves). */
   render(result: OperationResult, preset: ProjectionPreset): Buffer;
   /** The `data` object of a result in a projection preset. */
@@ -52,11 +54,16 @@ export function createExecutor(deps: OperationDeps): Executor {
       throw new AppError('invalid_request', `Invalid parameters: ${summary}`, { details: { params } });
     },
 
-    async execute(op, input) {
+    async execute(op, input, options = {}) {
       const policy = deps.policies[op.name];
       try {
         // Stored as the REST envelope so a hit is sent without copying; `body` is a view of its data.
-        const entry = await deps.cache.fetch(`op:${op.cacheKey(input)}`, policy, async () => ({ data: await runFromPlatform(op, input, deps) }));
+        const entry = await deps.cache.fetch(
+          `op:${op.cacheKey(input)}`,
+          policy,
+          async (signal) => ({ data: await runFromPlatform(op, input, withSignal(deps, signal)) }),
+          options.signal,
+        );
         return {
           envelope: entry.body,
           body: dataOf(entry.body),
@@ -67,7 +74,7 @@ export function createExecutor(deps: OperationDeps): Executor {
         };
       } catch (error) {
         // No stale answer of its own to fall back on: serve the one built from stale platform data.
-        if (!(isAppError(error) && error.cause instanceof StaleAnswer)) throw error;
+        if (options.signal?.aborted || !(isAppError(error) && error.cause instanceof StaleAnswer)) throw error;
         const { value, ageSeconds } = error.cause;
         const entry = toEntry({ data: value }, 0);
         return { envelope: entry.body, body: dataOf(entry.body), etag: entry.etag, cacheStatus: 'stale', ageSeconds, maxAgeSeconds: 0 };
@@ -104,8 +111,8 @@ class StaleAnswer {
 async function runFromPlatform(op: Operation, input: Parameters<Operation['run']>[0], deps: OperationDeps): Promise<unknown> {
   let oldest: CacheResult | undefined;
   const cache: ResponseCache = {
-    async fetch(key, policy, load) {
-      const result = await deps.cache.fetch(key, policy, load);
+    async fetch(key, policy, load, signal) {
+      const result = await deps.cache.fetch(key, policy, load, signal);
       if (servedOnError(result, policy) && (oldest === undefined || result.ageSeconds > oldest.ageSeconds)) oldest = result;
       return result;
     },

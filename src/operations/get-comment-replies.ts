@@ -24,6 +24,6 @@ export const getCommentReplies: Operation<typeof input> = {
       path: `/v1/platform/videos/${i.videoId}/comments/${i.commentId}/replies`,
       policy: 'replies',
       pageKey: `replies:${i.videoId}:${i.commentId}`,
-      load: (page) => deps.client.getReplies(i.videoId, i.commentId, page),
+      load: (page, client) => client.getReplies(i.videoId, i.commentId, page),
     }),
 };

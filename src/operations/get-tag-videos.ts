@@ -23,8 +23,8 @@ export const getTagVideos: Operation<typeof input> = {
   resultType: 'OrderedCollectionPage',
   cacheKey: (i) => `tagVideos:${i.tagName}:${i.count}:${i.cursor}`,
   async run(i, deps) {
-    const tag = await cachedUpstream(deps, 'resolveTag', `tag:${i.tagName}`, async () => {
-      const fetched = await deps.client.getTag(i.tagName);
+    const tag = await cachedUpstream(deps, 'resolveTag', `tag:${i.tagName}`, async (d) => {
+      const fetched = await d.client.getTag(i.tagName);
       return { id: fetched.data.challenge.id, videoCount: fetched.data.videoCount };
     });
     return runCollection({
@@ -34,8 +34,8 @@ export const getTagVideos: Operation<typeof input> = {
       cursor: i.cursor,
       path: `/v1/platform/tags/${encodeURIComponent(i.tagName)}/videos`,
       loadPage: (pc) =>
-        cachedUpstream(deps, 'tagVideos', `tag-videos:${tag.id}:${pc}`, () =>
-          deps.client.getTagVideos(tag.id, { cursor: pc, count: PLATFORM_PAGE }),
+        cachedUpstream(deps, 'tagVideos', `tag-videos:${tag.id}:${pc}`, (d) =>
+          d.client.getTagVideos(tag.id, { cursor: pc, count: PLATFORM_PAGE }),
         ),
       idOf: (item) => item.id,
       map: (item, ctx) => toVideo(item, ctx, 'tag'),

@@ -32,8 +32,8 @@ export const getUserCollections: Operation<typeof input> = {
       cursor: i.cursor,
       path: `/v1/platform/users/${i.username}/collections`,
       loadPage: (pc) =>
-        cachedUpstream(deps, 'userCollections', `playlists:${secUid}:${pc}`, () =>
-          deps.client.getUserPlaylists(secUid, { cursor: pc, count: PLATFORM_PAGE }),
+        cachedUpstream(deps, 'userCollections', `playlists:${secUid}:${pc}`, (d) =>
+          d.client.getUserPlaylists(secUid, { cursor: pc, count: PLATFORM_PAGE }),
         ),
       idOf: (item) => item.mixId ?? item.id ?? '',
       map: (item, ctx) => toPlaylist(item, ctx, item.creator ?? owner),

@@ -30,8 +30,8 @@ export const getUserFollowers: Operation<typeof input> = {
       cursor: i.cursor,
       path: `/v1/platform/users/${i.username}/followers`,
       loadPage: (pc) =>
-        cachedUpstream(deps, 'userFollowers', `followers:${secUid}:${pc}`, () =>
-          deps.client.getUserFollowers(secUid, { cursor: pc, count: PLATFORM_PAGE }),
+        cachedUpstream(deps, 'userFollowers', `followers:${secUid}:${pc}`, (d) =>
+          d.client.getUserFollowers(secUid, { cursor: pc, count: PLATFORM_PAGE }),
         ),
       idOf: (entry) => entry.user.id,
       map: (entry, ctx) => toPerson(entry.user, entry.stats, entry.statsV2, ctx),

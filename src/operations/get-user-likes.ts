@@ -30,8 +30,8 @@ export const getUserLikes: Operation<typeof input> = {
       cursor: i.cursor,
       path: `/v1/platform/users/${i.username}/likes`,
       loadPage: (pc) =>
-        cachedUpstream(deps, 'userLikes', `likes:${secUid}:${pc}`, () =>
-          deps.client.getUserLikes(secUid, { cursor: pc, count: PLATFORM_PAGE }),
+        cachedUpstream(deps, 'userLikes', `likes:${secUid}:${pc}`, (d) =>
+          d.client.getUserLikes(secUid, { cursor: pc, count: PLATFORM_PAGE }),
         ),
       idOf: (item) => item.id,
       map: (item, ctx) => toVideo(item, ctx),

@@ -34,8 +34,8 @@ export const getUserReposts: Operation<typeof input> = {
       query: i.order === 'newest' ? {} : { order: i.order },
       loadPage: async (pc) => {
         if (i.order === 'newest') {
-          return cachedUpstream(deps, 'userReposts', `reposts:${secUid}:${pc}`, () =>
-            deps.client.getUserReposts(secUid, { cursor: pc, count: PLATFORM_PAGE }),
+          return cachedUpstream(deps, 'userReposts', `reposts:${secUid}:${pc}`, (d) =>
+            d.client.getUserReposts(secUid, { cursor: pc, count: PLATFORM_PAGE }),
           );
         }
         return readAllReordered(deps, secUid, i.order);
@@ -63,8 +63,8 @@ async function readAllReordered(
   let pc = '0';
   let chainToken: string | undefined;
   for (let pages = 0; items.length < REORDER_MAX_ITEMS && pages < REORDER_MAX_ITEMS / PLATFORM_PAGE; pages++) {
-    const fetched = await cachedUpstream(deps, 'userReposts', `reposts:${secUid}:${pc}`, () =>
-      deps.client.getUserReposts(secUid, { cursor: pc, count: PLATFORM_PAGE }),
+    const fetched = await cachedUpstream(deps, 'userReposts', `reposts:${secUid}:${pc}`, (d) =>
+      d.client.getUserReposts(secUid, { cursor: pc, count: PLATFORM_PAGE }),
     );
     chainToken = fetched.chainToken ?? chainToken;
     items.push(...fetched.data.items);

@@ -43,8 +43,8 @@ export const getUserVideos: Operation<typeof input> = {
       path: `/v1/platform/users/${i.username}/videos`,
       query: i.order === 'newest' ? {} : { order: i.order },
       loadPage: (pc) =>
-        cachedUpstream(deps, 'userVideos', `posts:${secUid}:${i.order}:${pc}`, () =>
-          deps.client.getUserPosts(secUid, i.order, { cursor: pc, count: PLATFORM_PAGE }).catch((error: unknown) => {
+        cachedUpstream(deps, 'userVideos', `posts:${secUid}:${i.order}:${pc}`, (d) =>
+          d.client.getUserPosts(secUid, i.order, { cursor: pc, count: PLATFORM_PAGE }).catch((error: unknown) => {
             throw i.order === 'newest' ? error : onlyOneRoute(error, i.order);
           }),
         ),

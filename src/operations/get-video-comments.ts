@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { toNote } from '../activitystreams/index.ts';
 import type { Operation, OperationDeps } from './types.ts';
-import type { Fetched, PageRequest, RawPage } from '../upstream/types.ts';
+import type { Fetched, PageRequest, PlatformClient, RawPage } from '../upstream/types.ts';
 import type { RawComment } from '../upstream/raw.ts';
 import { cachedUpstream, runCollection } from './shared.ts';
 import { canonicalVideoUrl } from './get-video.ts';
@@ -31,7 +31,7 @@ export const getVideoComments: Operation<typeof input> = {
       path: `/v1/platform/videos/${i.videoId}/comments`,
       policy: 'comments',
       pageKey: `comments:${i.videoId}`,
-      load: (page) => deps.client.getComments(i.videoId, page),
+      load: (page, client) => client.getComments(i.videoId, page),
     }),
 };
 
@@ -39,7 +39,7 @@ export const getVideoComments: Operation<typeof input> = {
 export async function runNoteCollection(
   deps: OperationDeps,
   i: { videoId: string; count: number; cursor: string },
-  spec: { kind: string; path: string; policy: string; pageKey: string; load: (page: PageRequest) => Promise<Fetched<RawPage<RawComment>>> },
+  spec: { kind: string; path: string; policy: string; pageKey: string; load: (page: PageRequest, client: PlatformClient) => Promise<Fetched<RawPage<RawComment>>> },
 ): Promise<unknown> {
   const url = await canonicalVideoUrl(deps, i.videoId);
   return runCollection({
@@ -49,7 +49,7 @@ export async function runNoteCollection(
     cursor: i.cursor,
     path: spec.path,
     loadPage: (pc) =>
-      cachedUpstream(deps, spec.policy, `${spec.pageKey}:${pc}`, () => spec.load({ cursor: pc, count: COMMENT_PLATFORM_PAGE })),
+      cachedUpstream(deps, spec.policy, `${spec.pageKey}:${pc}`, (d) => spec.load({ cursor: pc, count: COMMENT_PLATFORM_PAGE }, d.client)),
     idOf: (comment) => comment.cid,
     map: (comment, ctx) => toNote(comment, ctx, url),
   });

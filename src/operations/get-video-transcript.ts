@@ -35,8 +35,8 @@ export const getVideoTranscript: Operation<typeof input> = {
         details: { languages },
       });
     }
-    const vtt = await cachedUpstream(deps, 'transcript', `subtitle:${i.videoId}:${wanted}`, async () => {
-      const fetched = await deps.client.getSubtitle(subtitle.Url);
+    const vtt = await cachedUpstream(deps, 'transcript', `subtitle:${i.videoId}:${wanted}`, async (d) => {
+      const fetched = await d.client.getSubtitle(subtitle.Url);
       return fetched.data;
     });
     const url = await canonicalVideoUrl(deps, i.videoId);

@@ -11,7 +11,7 @@ const input = z.object({ videoId, projection_preset: projectionPreset });
 
 /** The raw item, shared by the video, comments, replies and transcript operations. */
 export function getVideoCached(deps: OperationDeps, id: string): Promise<Fetched<RawItem>> {
-  return cachedUpstream(deps, 'video', `video:${id}`, () => deps.client.getVideo(id));
+  return cachedUpstream(deps, 'video', `video:${id}`, (d) => d.client.getVideo(id));
 }
 
 /** Canonical page URL of a video; comments and transcripts point at it. */

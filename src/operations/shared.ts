@@ -5,25 +5,34 @@ import type { OperationDeps } from './types.ts';
 import { assemblePage, decodeCursor, encodeCursor } from './paging.ts';
 import { toCollectionPage, withContext, type MapContext } from '../activitystreams/index.ts';
 
-/** A platform call through the cache, so repeated and concurrent identical calls cost one request. */
+/**
+ * A platform call through the cache, so repeated and concurrent identical calls cost one request.
+ * `load` gets deps whose client is bound to the load's own signal: a load shared by several callers
+ * is cancelled only when all of them have given up.
+ */
 export async function cachedUpstream<T>(
   deps: OperationDeps,
   policyName: string,
   key: string,
-  load: () => Promise<T>,
+  load: (deps: OperationDeps) => Promise<T>,
 ): Promise<T> {
-  const entry = await deps.cache.fetch(`up:${key}`, deps.policies[policyName], load);
+  const entry = await deps.cache.fetch(`up:${key}`, deps.policies[policyName], (signal) => load(withSignal(deps, signal)), deps.signal);
   return ('value' in entry ? entry.value : JSON.parse(entry.body.toString('utf8'))) as T;
 }
 
+/** The same deps, with the client bound to `signal`. */
+export function withSignal(deps: OperationDeps, signal: AbortSignal): OperationDeps {
+  return { ...deps, signal, client: deps.client.withSignal(signal) };
+}
+
 export function getUserCached(deps: OperationDeps, username: string): Promise<Fetched<RawUserProfile>> {
-  return cachedUpstream(deps, 'user', `user:${username}`, () => deps.client.getUser(username));
+  return cachedUpstream(deps, 'user', `user:${username}`, (d) => d.client.getUser(username));
 }
 
 /** username → secUid changes almost never, so it is kept far longer than the profile. */
 export function resolveSecUid(deps: OperationDeps, username: string): Promise<string> {
-  return cachedUpstream(deps, 'resolveUser', `resolve-user:${username}`, async () => {
-    const profile = await getUserCached(deps, username);
+  return cachedUpstream(deps, 'resolveUser', `resolve-user:${username}`, async (d) => {
+    const profile = await getUserCached(d, username);
     return profile.data.user.secUid ?? '';
   });
 }

@@ -16,7 +16,10 @@ export type OperationConfig = {
 };
 
 export type OperationDeps = {
+  /** Bound to `signal` while an operation runs: its platform requests stop when the signal aborts. */
   client: PlatformClient;
+  /** Aborts when nobody waits for this work any more (request deadline passed, client gone). */
+  signal?: AbortSignal;
   cache: ResponseCache;
   policies: Record<string, CachePolicy>;
   config: OperationConfig;

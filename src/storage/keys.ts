@@ -36,6 +36,8 @@ export type CreateKeyInput = {
 
 export type KeyService = {
   create(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord }>;
+  /** A key only when the store has none yet (first start); null when any node already made one. */
+  createFirst(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord } | null>;
   /** A new key and its record, not stored: for a caller that writes it in a larger transaction. */
   prepare(input: CreateKeyInput): Promise<{ key: string; record: NewApiKey }>;
   /** The key's record, or null for unknown, malformed, revoked or expired keys. */
@@ -122,6 +124,14 @@ export function createKeyService({ store, clock = () => new Date(), touchInterva
     async create(input) {
       const { key, record } = await prepare(input);
       return { key, record: await store.insertKey(record) };
+    },
+
+    async createFirst(input) {
+      // Checked before preparing so an ordinary restart creates no account as a side effect.
+      if ((await store.listKeys()).length > 0) return null;
+      const { key, record } = await prepare(input);
+      const stored = await store.insertFirstKey(record);
+      return stored ? { key, record: stored } : null;
     },
 
     prepare,

@@ -106,6 +106,25 @@ export function createPostgresStore({
     async insertKey(key) {
       return insertKeyRow(pool, key, key.createdAt ?? now());
     },
+    async insertFirstKey(key) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        // Under READ COMMITTED two nodes could both see no key: a transaction lock per schema
+        // serialises the check and the insert (released at COMMIT or ROLLBACK).
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':reelay:first-key'))`);
+        const { rows } = await client.query('SELECT 1 FROM api_keys LIMIT 1');
+        const record = rows.length > 0 ? null : await insertKeyRow(client, key, key.createdAt ?? now());
+        await client.query('COMMIT');
+        return record;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError; });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
     async findKeyByHash(hash) {
       const row = await one('SELECT * FROM api_keys WHERE hash = $1', [hash]);
       return row && toApiKey(row);
@@ -138,6 +157,9 @@ export function createPostgresStore({
     },
     async deleteStaleClients(before) {
       return run('DELETE FROM oauth_clients WHERE created_at < $1 AND (last_used_at IS NULL OR last_used_at < $1)', [before]);
+    },
+    async deleteUnusedClients(before) {
+      return run('DELETE FROM oauth_clients WHERE created_at < $1 AND last_used_at IS NULL', [before]);
     },
     async countClientsSince(since) {
       const row = await one('SELECT count(*) AS n FROM oauth_clients WHERE created_at >= $1', [since]);

@@ -103,6 +103,10 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
     async insertKey(key) {
       return insertKeyRow(key);
     },
+    async insertFirstKey(key) {
+      // BEGIN IMMEDIATE takes the write lock first, so another process cannot insert between the check and the insert.
+      return transaction(() => (one('SELECT 1 FROM api_keys LIMIT 1') ? null : insertKeyRow(key)));
+    },
     async findKeyByHash(hash) {
       const row = one('SELECT * FROM api_keys WHERE hash = ?', hash);
       return row && toApiKey(row);
@@ -141,6 +145,9 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
         'DELETE FROM oauth_clients WHERE created_at < ? AND (last_used_at IS NULL OR last_used_at < ?)',
         ms(before), ms(before),
       );
+    },
+    async deleteUnusedClients(before) {
+      return run('DELETE FROM oauth_clients WHERE created_at < ? AND last_used_at IS NULL', ms(before));
     },
     async countClientsSince(since) {
       return Number(one('SELECT count(*) AS n FROM oauth_clients WHERE created_at >= ?', ms(since))?.n ?? 0);

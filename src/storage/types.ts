@@ -88,6 +88,11 @@ export interface Store {
   findAccountByName(name: string): Promise<Account | null>;
 
   insertKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  /**
+   * Inserts `key` only if the store holds no key at all (revoked ones count); null otherwise.
+   * Atomic across nodes: of two concurrent calls on an empty store exactly one inserts.
+   */
+  insertFirstKey(key: NewApiKey): Promise<ApiKeyRecord | null>;
   findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   /** Revokes by id or by prefix; returns how many keys were revoked. */
@@ -99,6 +104,8 @@ export interface Store {
   touchClient(clientId: string, at: Date): Promise<void>;
   /** Deletes clients created before `before` that were never used since then; returns the count. */
   deleteStaleClients(before: Date): Promise<number>;
+  /** Deletes clients created before `before` that never completed an authorization; returns the count. */
+  deleteUnusedClients(before: Date): Promise<number>;
   countClientsSince(since: Date): Promise<number>;
 
   insertAuthCode(code: AuthCodeRecord): Promise<void>;

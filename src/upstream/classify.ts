@@ -1,6 +1,6 @@
 // The one place that turns anything the platform answers (HTTP status, headers, body, status
 // codes) into an UpstreamOutcome, and outcomes into the AppError codes callers see.
-import { AppError, type ErrorCode } from '../errors.ts';
+import { AppError, DEADLINE_MESSAGE, type ErrorCode } from '../errors.ts';
 import type { UpstreamOutcome } from './types.ts';
 import { isWafPage } from './waf.ts';
 
@@ -26,14 +26,28 @@ export class UpstreamFailure extends Error {
     this.reason = c.reason;
     this.retryAfterSeconds = c.retryAfterSeconds;
   }
-  /** Worth another attempt: blocks (after rotating identity), 429, transport errors, 5xx, timeouts. */
+  /**
+   * Worth another attempt: blocks (after rotating identity), 429, transport errors, 5xx, timeouts,
+   * and a body that is not JSON (a truncated answer; resilience.ts retries it once per call).
+   */
   get retryable(): boolean {
     if (this.outcome === 'blocked' || this.outcome === 'rate_limited' || this.outcome === 'timeout' || this.outcome === 'unreachable') return true;
-    return this.outcome === 'upstream_error' && (this.reason.startsWith('http_5') || this.reason === 'network');
+    return this.outcome === 'upstream_error' && (this.reason.startsWith('http_5') || this.reason === 'network' || this.reason === MALFORMED_JSON);
   }
 }
 
 const ok: Classification = { outcome: 'ok', reason: 'ok' };
+
+/**
+ * A 4xx other than 403/404/410/429: the platform refusing what was asked (an odd id or name the
+ * caller sent), not failing. It says nothing about the platform's health or the identity's.
+ */
+export function isInputRefusal(failure: { outcome: UpstreamOutcome; reason: string }): boolean {
+  return failure.outcome === 'upstream_error' && /^http_4\d\d$/.test(failure.reason);
+}
+
+/** The reason of a 2xx body that does not parse as JSON. */
+export const MALFORMED_JSON = 'malformed_json';
 
 /** Platform status codes (PLATFORM.md §4, §2.11). Anything unlisted is an upstream_error. */
 const STATUS_CODES: Record<number, Classification> = {
@@ -118,7 +132,7 @@ export function parseJsonBody(body: string): { json: unknown } | { failure: Clas
   try {
     return { json: JSON.parse(body) };
   } catch {
-    return { failure: { outcome: 'upstream_error', reason: 'malformed_json' } };
+    return { failure: { outcome: 'upstream_error', reason: MALFORMED_JSON } };
   }
 }
 
@@ -151,6 +165,7 @@ const RENDERINGS: Record<Exclude<UpstreamOutcome, 'ok'>, Rendering> = {
     code: 'platform_unreachable',
     message: () => 'reelay cannot reach the platform (name lookup, connection or TLS failed); its operator should check egress or REELAY_PROXIES.',
   },
+  cancelled: { code: 'upstream_timeout', message: () => DEADLINE_MESSAGE },
 };
 
 export function toAppError(

@@ -72,9 +72,11 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
   const lastPages = new LRUCache<string, { cursor: string; ids: string }>({ max: 5_000 });
   let closed = false;
 
-  async function performOn<T>(lease: Lease, step: Step<T>, signal: AbortSignal): Promise<Fetched<T>> {
+  async function performOn<T>(lease: Lease, step: Step<T>, signal: AbortSignal, callerSignal: AbortSignal | undefined): Promise<Fetched<T>> {
     try {
-      const { value, identity } = await requester.perform(lease.identity, step.request, step.parse, signal);
+      // Waiting for an identity may outlast the caller: send nothing then.
+      if (signal.aborted) throw new UpstreamFailure({ outcome: callerSignal?.aborted ? 'cancelled' : 'timeout', reason: 'aborted_before_sending' });
+      const { value, identity } = await requester.perform(lease.identity, step.request, step.parse, signal, callerSignal);
       const chainToken = await identity.session.getCookie('tt_chain_token', config.webOrigin);
       return { data: value, chainToken };
     } finally {
@@ -82,19 +84,23 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     }
   }
 
-  async function runStep<T>(step: Step<T>): Promise<Fetched<T>> {
-    return resilience.guardRequest(step.request.endpoint, async (signal) => {
-      if (transports.useBrowser(step.request)) return performOn(await transports.acquire(), step, signal);
-      try {
-        return await performOn(await pool.acquire(), step, signal);
-      } catch (error) {
-        // Refused natively: the same request again at once in a page that runs the platform's script.
-        if (error instanceof UpstreamFailure && error.outcome === 'blocked' && transports.refusedNatively(step.request, error.reason)) {
-          return performOn(await transports.acquire(), step, signal);
+  async function runStep<T>(step: Step<T>, callerSignal: AbortSignal | undefined): Promise<Fetched<T>> {
+    return resilience.guardRequest(
+      step.request.endpoint,
+      async (signal) => {
+        if (transports.useBrowser(step.request)) return performOn(await transports.acquire(), step, signal, callerSignal);
+        try {
+          return await performOn(await pool.acquire(), step, signal, callerSignal);
+        } catch (error) {
+          // Refused natively: the same request again at once in a page that runs the platform's script.
+          if (error instanceof UpstreamFailure && error.outcome === 'blocked' && transports.refusedNatively(step.request, error.reason)) {
+            return performOn(await transports.acquire(), step, signal, callerSignal);
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+      callerSignal,
+    );
   }
 
   /** Primary endpoints now answered by another route: logged once when that starts and ends. */
@@ -108,8 +114,11 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     }
   }
 
-  /** Runs the steps in order, moving to the next only when the platform blocked the previous one. */
-  function call<T>(subject: UpstreamSubject, steps: Array<Step<T>>): Promise<Fetched<T>> {
+  /**
+   * Runs the steps in order, moving to the next only when the platform blocked the previous one.
+   * When `callerSignal` aborts, the call rejects at once and its platform request is aborted.
+   */
+  function call<T>(subject: UpstreamSubject, callerSignal: AbortSignal | undefined, steps: Array<Step<T>>): Promise<Fetched<T>> {
     if (closed) return Promise.reject(new AppError('unavailable', 'The platform client is shut down.'));
     return resilience.guardCall(subject, async (attempt) => {
       // Alternate which path goes first, so a path that keeps failing does not shadow the other.
@@ -117,7 +126,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
       let lastFailure: unknown;
       for (const step of ordered) {
         try {
-          const answer = await runStep(step);
+          const answer = await runStep(step, callerSignal);
           noteRoute(steps[0].request.endpoint, step.request.endpoint);
           return answer;
         } catch (error) {
@@ -126,7 +135,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
         }
       }
       throw lastFailure;
-    });
+    }, callerSignal);
   }
 
   /** A list step whose parse also rejects a repeated page (identical ids for a different cursor). */
@@ -169,18 +178,18 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     };
   }
 
-  function userPosts(secUid: string, order: UserOrder, page: PageRequest): Promise<Fetched<RawPage<RawItem>>> {
+  function userPosts(signal: AbortSignal | undefined, secUid: string, order: UserOrder, page: PageRequest): Promise<Fetched<RawPage<RawItem>>> {
     if (page.cursor.startsWith(CREATOR_CURSOR)) {
       const ms = Number(page.cursor.slice(CREATOR_CURSOR.length));
       if (order !== 'newest' || !Number.isSafeInteger(ms) || ms <= 0) {
         return Promise.reject(new AppError('invalid_cursor', 'The cursor does not belong to this list; start again from cursor=0.'));
       }
-      return call('list', [creatorStep(secUid, ms)]);
+      return call('list', signal, [creatorStep(secUid, ms)]);
     }
     const steps = [listStep(endpoints.userPosts(secUid, order, page), `posts:${order}:${secUid}`, page.cursor, parsers.itemList, itemId)];
     // Only newest-first has a second route; other orders are never served in a different order.
     if (order === 'newest' && page.cursor === '0') steps.push(creatorStep(secUid, clock.now()));
-    return call('list', steps);
+    return call('list', signal, steps);
   }
 
   /** The signed list first, then the same call with only the common params (PLATFORM.md §5.2). */
@@ -188,36 +197,38 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     return [step, { request: endpoints.unsigned(step.request), parse: step.parse }];
   }
 
-  return {
+  /** The client's calls, each cancelled by `signal`. */
+  const bound = (signal: AbortSignal | undefined): PlatformClient => ({
+    withSignal: bound,
     getUser: (username) =>
-      call('user', [
+      call('user', signal, [
         { request: endpoints.userDetail(username), parse: parsers.userDetail },
         { request: endpoints.userPage(username), parse: parsers.userPage },
       ]),
-    getUserPosts: userPosts,
+    getUserPosts: (secUid, order, page) => userPosts(signal, secUid, order, page),
     getUserReposts: (secUid, page) =>
-      call('list', withUnsigned(listStep(endpoints.userReposts(secUid, page), `reposts:${secUid}`, page.cursor, parsers.itemList, itemId))),
+      call('list', signal, withUnsigned(listStep(endpoints.userReposts(secUid, page), `reposts:${secUid}`, page.cursor, parsers.itemList, itemId))),
     getUserLikes: (secUid, page) =>
-      call('list', withUnsigned(listStep(endpoints.userLikes(secUid, page), `likes:${secUid}`, page.cursor, parsers.likes, itemId))),
+      call('list', signal, withUnsigned(listStep(endpoints.userLikes(secUid, page), `likes:${secUid}`, page.cursor, parsers.likes, itemId))),
     getUserPlaylists: (secUid, page) =>
-      call('list', [
+      call('list', signal, [
         listStep(endpoints.userPlaylists(secUid, page), `playlists:${secUid}`, page.cursor, parsers.playlists, (p) => p.mixId ?? p.id ?? ''),
       ]),
     getUserFollowers: (secUid, page) =>
-      call('list', [
+      call('list', signal, [
         listStep(endpoints.userFollowers(secUid, page), `followers:${secUid}`, page.cursor, parsers.followers, (e) => e.user.id),
       ]),
     getVideo: (videoId) =>
-      call('video', [
+      call('video', signal, [
         { request: endpoints.itemDetail(videoId), parse: parsers.itemDetail },
         { request: endpoints.videoPage(videoId), parse: parsers.videoPage },
       ]),
     getComments: (videoId, page) =>
-      call('video', [
+      call('video', signal, [
         listStep(endpoints.comments(videoId, page, config.region), `comments:${videoId}`, page.cursor, parsers.comments, (c) => c.cid),
       ]),
     getReplies: (videoId, commentId, page) =>
-      call('comment', [
+      call('comment', signal, [
         listStep(
           endpoints.replies(videoId, commentId, page, config.region),
           `replies:${videoId}:${commentId}`,
@@ -226,15 +237,19 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
           (c) => c.cid,
         ),
       ]),
-    getTag: (tagName) => call('tag', [{ request: endpoints.challengeDetail(tagName), parse: parsers.challenge }]),
+    getTag: (tagName) => call('tag', signal, [{ request: endpoints.challengeDetail(tagName), parse: parsers.challenge }]),
     getTagVideos: (challengeId, page) =>
-      call('list', [listStep(endpoints.challengeItems(challengeId, page), `tag:${challengeId}`, page.cursor, parsers.itemList, itemId)]),
-    getLiveRoom: (username) => call('user', [{ request: endpoints.liveUserRoom(username), parse: parsers.liveRoom }]),
-    getRoomInfo: (roomId) => call('live', [{ request: endpoints.roomInfo(roomId), parse: parsers.roomInfo }]),
+      call('list', signal, [listStep(endpoints.challengeItems(challengeId, page), `tag:${challengeId}`, page.cursor, parsers.itemList, itemId)]),
+    getLiveRoom: (username) => call('user', signal, [{ request: endpoints.liveUserRoom(username), parse: parsers.liveRoom }]),
+    getRoomInfo: (roomId) => call('live', signal, [{ request: endpoints.roomInfo(roomId), parse: parsers.roomInfo }]),
     getSubtitle: (url) => {
       if (!/^https?:\/\//i.test(url)) return Promise.reject(new AppError('invalid_request', 'The subtitle URL is not an http(s) URL.'));
-      return call('subtitle', [{ request: endpoints.subtitle(url), parse: parsers.subtitle }]);
+      return call('subtitle', signal, [{ request: endpoints.subtitle(url), parse: parsers.subtitle }]);
     },
+  });
+
+  return {
+    ...bound(undefined),
     /** Endpoints now served through the browser transport. */
     browserEndpoints: () => transports.browserEndpoints(),
     async close() {

@@ -12,8 +12,8 @@ export interface IdentityHealthStore {
 /** Exponentially weighted: one outcome moves the score 30% of the way to 1 (served) or 0. */
 const WEIGHT = 0.3;
 
-/** Outcomes that say nothing about the identity (the content itself is missing or private). */
-const NEUTRAL: ReadonlySet<UpstreamOutcome> = new Set(['not_found', 'private_account', 'private_content', 'geo_blocked']);
+/** Outcomes that say nothing about the identity (the content is missing or private, the caller gave up). */
+const NEUTRAL: ReadonlySet<UpstreamOutcome> = new Set(['not_found', 'private_account', 'private_content', 'geo_blocked', 'cancelled']);
 
 export function nextHealthScore(previous: number, outcome: UpstreamOutcome): number {
   if (NEUTRAL.has(outcome)) return previous;

@@ -1,7 +1,7 @@
 // One platform request on one identity: build and sign the URL, fetch, solve a WAF challenge once,
 // classify, parse. Reports exactly one outcome per request and keeps identity health current.
 import type { UpstreamConfig } from './config.ts';
-import { classifyHttp, UpstreamFailure, type Classification } from './classify.ts';
+import { classifyHttp, isInputRefusal, UpstreamFailure, type Classification } from './classify.ts';
 import type { EndpointRequest } from './endpoints.ts';
 import type { IdentityHealthStore } from './health.ts';
 import type { Identity, IdentityPool } from './identities.ts';
@@ -10,6 +10,9 @@ import { headersForKind } from './browser-version.ts';
 import type { Signer } from './signing/signer.ts';
 import type { UpstreamOutcome } from './types.ts';
 import { parseWafChallenge, solveWafChallenge } from './waf.ts';
+import { untilAborted } from '../abort.ts';
+
+export { untilAborted };
 
 export type OutcomeEvent = { endpoint: string; outcome: UpstreamOutcome; durationMs: number };
 
@@ -27,20 +30,6 @@ export type RequesterDeps = {
 export type ParseBody<T> = (body: string) => T;
 
 export type Answer = { status: number; headers: Headers; body: string; finalUrl: string };
-
-/**
- * Settles with `work`, or rejects as soon as `signal` aborts even if `work` ignores the signal.
- * `work` is already running, so its own rejection is always observed, also when nobody waits for it.
- */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  work.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(new DOMException('aborted', 'AbortError'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new DOMException('aborted', 'AbortError'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 /**
  * A failure before any answer: impit's ConnectError (name lookup, TCP connect, TLS handshake, or
@@ -146,7 +135,10 @@ export function createRequester(deps: RequesterDeps) {
     await response.text();
   }
 
-  function failureOf(error: unknown, signal: AbortSignal): UpstreamFailure {
+  function failureOf(error: unknown, signal: AbortSignal, callerSignal: AbortSignal | undefined): UpstreamFailure {
+    // The caller gave up (deadline, disconnect): whatever the request did after that says nothing
+    // about the platform or the identity.
+    if (callerSignal?.aborted) return new UpstreamFailure({ outcome: 'cancelled', reason: 'cancelled' });
     if (error instanceof UpstreamFailure) return error;
     if (signal.aborted) return new UpstreamFailure({ outcome: 'timeout', reason: 'timeout' });
     const cause = connectFailure(error);
@@ -170,9 +162,11 @@ export function createRequester(deps: RequesterDeps) {
     const durationMs = clock.now() - startedMs;
     deps.onOutcome?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs });
     trackReachability(c);
-    if (c.outcome === 'ok') deps.logger?.debug?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs }, 'platform request');
+    if (c.outcome === 'ok' || c.outcome === 'cancelled') deps.logger?.debug?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs }, 'platform request');
     else deps.logger?.warn({ endpoint: req.endpoint, outcome: c.outcome, reason: c.reason, durationMs }, 'platform request failed');
     if (c.outcome === 'blocked') deps.pool.retire(identity);
+    // Only the platform's own failures move an identity's health, never the caller's abort or input.
+    if (c.outcome === 'cancelled' || isInputRefusal(c)) return;
     try {
       await deps.health.record(identity.id, c.outcome, clock.now());
     } catch (error) {
@@ -180,12 +174,16 @@ export function createRequester(deps: RequesterDeps) {
     }
   }
 
-  /** Performs the request on a leased identity; resolves with the parsed value and the identity used. */
+  /**
+   * Performs the request on a leased identity; resolves with the parsed value and the identity used.
+   * `signal` ends this attempt (its timeout or the caller); `callerSignal` says the caller gave up.
+   */
   async function perform<T>(
     identity: Identity,
     req: EndpointRequest,
     parse: ParseBody<T>,
     signal: AbortSignal,
+    callerSignal?: AbortSignal,
   ): Promise<{ value: T; identity: Identity }> {
     const startedMs = clock.now();
     try {
@@ -194,7 +192,7 @@ export function createRequester(deps: RequesterDeps) {
       await settle(identity, req, { outcome: 'ok', reason: 'ok' }, startedMs);
       return { value, identity };
     } catch (error) {
-      const failure = failureOf(error, signal);
+      const failure = failureOf(error, signal, callerSignal);
       await settle(identity, req, failure, startedMs);
       throw failure;
     }

@@ -1,5 +1,5 @@
-// Retry, per-attempt timeout, per-endpoint circuit breaker and process bulkhead (cockatiel),
-// and the translation of their rejections into AppError codes.
+// Retry, per-attempt timeout, per-endpoint circuit breaker and bulkheads (cockatiel), the caller's
+// cancellation signal carried through all of them, and the translation of their rejections into AppError codes.
 import {
   BrokenCircuitError,
   BulkheadRejectedError,
@@ -12,23 +12,35 @@ import {
   handleWhen,
   retry,
   timeout,
+  type BulkheadPolicy,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
+import { untilAborted } from '../abort.ts';
 import { AppError, isAppError } from '../errors.ts';
 import type { UpstreamConfig } from './config.ts';
-import { toAppError, UpstreamFailure, type UpstreamSubject } from './classify.ts';
+import { isInputRefusal, MALFORMED_JSON, toAppError, UpstreamFailure, type UpstreamSubject } from './classify.ts';
 
-/** Failures that count towards opening a breaker: the platform is refusing or failing, not "no such user". */
-const countsForBreaker = (error: Error): boolean =>
-  error instanceof UpstreamFailure &&
-  (error.outcome === 'blocked' ||
-    error.outcome === 'rate_limited' ||
+/**
+ * Failures that count towards opening a breaker: the platform itself failing or refusing (5xx,
+ * resets, timeouts, blocks, 429). Never answers about the content ("no such user"), a 4xx the
+ * caller's input provoked, or a request the caller abandoned.
+ */
+export function countsForBreaker(error: Error): boolean {
+  if (!(error instanceof UpstreamFailure) || isInputRefusal(error)) return false;
+  return (
     error.outcome === 'upstream_error' ||
     error.outcome === 'unreachable' ||
-    error.outcome === 'timeout');
+    error.outcome === 'blocked' ||
+    error.outcome === 'rate_limited' ||
+    error.outcome === 'timeout'
+  );
+}
+
+const cancelled = () => new UpstreamFailure({ outcome: 'cancelled', reason: 'cancelled' });
 
 export function createResilience(config: UpstreamConfig) {
   const breakers = new Map<string, CircuitBreakerPolicy>();
+  const bulkheads = new Map<string, BulkheadPolicy>();
   const requestTimeout = timeout(config.requestTimeoutMs, TimeoutStrategy.Aggressive);
   const retryPolicy = retry(
     handleWhen((error) => {
@@ -41,7 +53,10 @@ export function createResilience(config: UpstreamConfig) {
       backoff: new ExponentialBackoff({ initialDelay: config.retryBaseDelayMs, maxDelay: config.retryMaxDelayMs }),
     },
   );
-  const processBulkhead = bulkhead(config.maxConcurrent, Math.max(1, Math.ceil(config.maxConcurrent / 2)));
+  // Every platform request holds a process slot; one endpoint may hold at most half of them (and
+  // queue as many), so a slow or failing endpoint cannot starve the others.
+  const processBulkhead = bulkhead(config.maxConcurrent, config.maxConcurrent);
+  const perEndpoint = Math.max(1, Math.ceil(config.maxConcurrent / 2));
 
   function breakerFor(endpoint: string): CircuitBreakerPolicy {
     let breaker = breakers.get(endpoint);
@@ -58,24 +73,38 @@ export function createResilience(config: UpstreamConfig) {
   /** Endpoints whose last failure was an unreachable platform: their open breaker says so too. */
   const unreachable = new Set<string>();
 
-  /** One platform request: breaker of its endpoint around a deadline. */
-  async function guardRequest<T>(endpoint: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  function bulkheadFor(endpoint: string): BulkheadPolicy {
+    let policy = bulkheads.get(endpoint);
+    if (!policy) bulkheads.set(endpoint, (policy = bulkhead(perEndpoint, perEndpoint)));
+    return policy;
+  }
+
+  /**
+   * One platform request: breaker of its endpoint, the endpoint's and the process's bulkheads, then
+   * a deadline. `fn` gets a signal that aborts at that deadline or when `callerSignal` aborts.
+   */
+  async function guardRequest<T>(endpoint: string, fn: (signal: AbortSignal) => Promise<T>, callerSignal?: AbortSignal): Promise<T> {
     try {
       const value = await breakerFor(endpoint).execute(async () => {
         try {
-          return await requestTimeout.execute((_ctx, signal) => fn(signal));
+          return await bulkheadFor(endpoint).execute(
+            ({ signal }) => processBulkhead.execute(({ signal: slot }) => requestTimeout.execute((_ctx, s) => fn(s), slot), signal),
+            callerSignal,
+          );
         } catch (error) {
+          if (callerSignal?.aborted) throw cancelled();
           if (error instanceof TaskCancelledError) throw new UpstreamFailure({ outcome: 'timeout', reason: 'timeout' });
           throw error;
         }
-      });
+      }, callerSignal);
       unreachable.delete(endpoint);
       return value;
     } catch (error) {
       if (error instanceof UpstreamFailure) {
         if (error.outcome === 'unreachable') unreachable.add(endpoint);
-        else unreachable.delete(endpoint);
+        else if (error.outcome !== 'cancelled') unreachable.delete(endpoint);
       }
+      // An open breaker whose endpoint last failed to connect says so, with the same hint.
       if (error instanceof BrokenCircuitError && unreachable.has(endpoint)) {
         throw toAppError(new UpstreamFailure({ outcome: 'unreachable', reason: 'breaker_open' }), 'list', config);
       }
@@ -83,11 +112,31 @@ export function createResilience(config: UpstreamConfig) {
     }
   }
 
-  /** One client call: bulkhead around retries; every rejection leaves as an AppError. */
-  async function guardCall<T>(subject: UpstreamSubject, fn: (attempt: number) => Promise<T>): Promise<T> {
+  /**
+   * One client call: retries; every rejection leaves as an AppError. A body that is not JSON is
+   * retried once per call (a truncated answer passes; a platform that changed its format does not).
+   * When `callerSignal` aborts the call rejects at once with its reason and its requests are aborted.
+   */
+  async function guardCall<T>(
+    subject: UpstreamSubject,
+    fn: (attempt: number, signal: AbortSignal) => Promise<T>,
+    callerSignal?: AbortSignal,
+  ): Promise<T> {
+    let malformed = 0;
+    const attempt = async ({ attempt, signal }: { attempt: number; signal: AbortSignal }) => {
+      try {
+        return await fn(attempt, signal);
+      } catch (error) {
+        if (error instanceof UpstreamFailure && error.reason === MALFORMED_JSON && (malformed += 1) > 1) {
+          throw new UpstreamFailure({ outcome: 'upstream_error', reason: `${MALFORMED_JSON}_again` });
+        }
+        throw error;
+      }
+    };
     try {
-      return await processBulkhead.execute(() => retryPolicy.execute(({ attempt }) => fn(attempt)));
+      return await untilAborted(retryPolicy.execute(attempt, callerSignal), callerSignal, (s) => s.reason);
     } catch (error) {
+      if (callerSignal?.aborted) throw isAppError(callerSignal.reason) ? callerSignal.reason : toCallError(cancelled(), subject);
       throw toCallError(error, subject);
     }
   }

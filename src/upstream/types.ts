@@ -24,7 +24,9 @@ export type UpstreamOutcome =
   | 'upstream_error'
   /** DNS, connection refused or TLS failed: no answer at all (the host, egress or a proxy is down). */
   | 'unreachable'
-  | 'timeout';
+  | 'timeout'
+  /** The caller gave up (request deadline, client gone) before the platform answered. */
+  | 'cancelled';
 
 /** What every call carries besides its data: the media cookie of the identity that fetched it. */
 export type Fetched<T> = {
@@ -63,6 +65,8 @@ export type RawLiveRoom = {
 export type PageRequest = { cursor: string; count: number };
 
 export interface PlatformClient {
+  /** The same client whose calls stop (and stop their platform requests) when `signal` aborts. */
+  withSignal(signal: AbortSignal | undefined): PlatformClient;
   /** `/api/user/detail/` (falls back to the profile page's rehydration data). */
   getUser(username: string): Promise<Fetched<RawUserProfile>>;
   /** `/api/post/item_list/`, `post_item_list_request_type` 0 newest / 1 popular / 2 oldest. */

@@ -10,7 +10,7 @@ import { loadConsent, submitConsent } from './consent-client.ts';
 let now = new Date('2026-09-01T10:00:00Z');
 let h: Harness;
 before(async () => {
-  h = await startHarness({ clock: () => now, config: { registrationsPerHourMax: 1000 } });
+  h = await startHarness({ clock: () => now, config: { registrationsPerHourMax: 1000, registrationsPerAddressPerHour: 1000 } });
 });
 after(async () => h.close());
 

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { fatalLines } from '../../bench/lib/service-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -13,8 +14,11 @@ export type ServiceNode = {
   child: ChildProcess;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Lines the process logged at fatal level so far. */
+  fatalLogs(): string[];
   /** Resolves with the exit code (or the signal name) once the process has ended. */
   exited: Promise<number | string>;
+  /** Signals the process and waits for its exit; rejects when it logged anything at fatal level. */
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 };
 
@@ -35,9 +39,13 @@ export async function startNode(settings: Record<string, string>, timeoutMs = 20
   const child = spawn(process.execPath, [MAIN, 'serve'], {
     cwd: ROOT,
     env: childEnv({ REELAY_PORT: '0', REELAY_MCP_PORT: '0', ...settings }),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
+  // 'close' comes after the last output was read, unlike 'exit'.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const exited = exitOf(child);
   const urls = await new Promise<{ restUrl: string; mcpUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`reelay serve did not listen within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
@@ -63,9 +71,14 @@ export async function startNode(settings: Record<string, string>, timeoutMs = 20
     child,
     exited,
     stderr: () => stderr,
+    fatalLogs: () => fatalLines(stdout),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      const code = await exited;
+      await closed;
+      const fatal = fatalLines(stdout);
+      if (fatal.length > 0) throw new Error(`reelay serve logged ${fatal.length} fatal error(s):\n${fatal.join('\n').slice(0, 2000)}`);
+      return code;
     },
   };
 }

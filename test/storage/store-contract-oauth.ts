@@ -95,6 +95,19 @@ export function runOAuthContract(get: () => Store, makeStore: MakeStore): void {
     assert.ok(await store.getClient(fresh.clientId));
   });
 
+  test('deleteUnusedClients removes only clients created before the cutoff that were never used', async () => {
+    const store = get();
+    const cutoff = new Date('1990-06-01T00:00:00.000Z');
+    const unused = client({ createdAt: new Date('1990-01-01T00:00:00.000Z') });
+    const used = client({ createdAt: new Date('1990-01-01T00:00:00.000Z'), lastUsedAt: new Date('1990-01-02T00:00:00.000Z') });
+    const fresh = client({ createdAt: new Date('1990-06-02T00:00:00.000Z') });
+    for (const c of [unused, used, fresh]) await store.insertClient(c);
+    assert.equal(await store.deleteUnusedClients(cutoff), 1);
+    assert.equal(await store.getClient(unused.clientId), null);
+    assert.ok(await store.getClient(used.clientId));
+    assert.ok(await store.getClient(fresh.clientId));
+  });
+
   test('countClientsSince counts clients created at or after the instant', async () => {
     const store = get();
     const since = new Date('2095-01-01T00:00:00.000Z');

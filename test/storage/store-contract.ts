@@ -23,6 +23,23 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
       }
     });
 
+    // Runs while the database is still fresh: no key exists yet.
+    test('two nodes creating the first key at once on an empty store write exactly one', async () => {
+      const [a, b] = await Promise.all([makeStore(), makeStore()]);
+      try {
+        await Promise.all([a.migrate(), b.migrate()]);
+        assert.deepEqual(await a.listKeys(), [], 'the store starts without keys');
+        const account = await a.createAccount(uid('first'));
+        const attempts = await Promise.all([a, b, a, b].map((store) => store.insertFirstKey(newKey(account.id))));
+        const written = attempts.filter((record) => record !== null);
+        assert.equal(written.length, 1);
+        assert.deepEqual((await b.listKeys()).map((k) => k.id), [written[0]?.id]);
+        assert.equal(await a.insertFirstKey(newKey(account.id)), null, 'a later start sees the key and writes none');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
     describe('with a migrated store', () => {
       let store: Store;
       before(async () => {

@@ -74,6 +74,30 @@ describe('fault recovery against the emulator', { skip }, () => {
     await client.close();
   });
 
+  test('a body that is not JSON is retried once on another attempt, and answered when the retry reads JSON', async () => {
+    // Lifted as soon as the first malformed answer is reported, so exactly one attempt reads it.
+    const outcomes: string[] = [];
+    const { client } = clientFor(emulator, { maxAttempts: 4 }, {
+      onOutcome: (e) => {
+        outcomes.push(e.outcome);
+        if (e.outcome !== 'ok') emulator.setFaults({ rules: [] });
+      },
+    });
+    emulator.setFaults({ rules: [{ path: COMMENTS, probability: 1, kind: 'malformed_json' }] });
+    const result = await client.getComments(videoId, page);
+    assert.ok(result.data.items.length > 0);
+    assert.deepEqual(outcomes, ['upstream_error', 'ok']);
+    await client.close();
+  });
+
+  test('a body that stays malformed is retried only once, then fails as upstream_error', async () => {
+    const { client, outcomes } = clientFor(emulator, { maxAttempts: 4 });
+    emulator.setFaults({ rules: [{ path: COMMENTS, probability: 1, kind: 'malformed_json' }] });
+    await assert.rejects(client.getComments(videoId, page), code('upstream_error'));
+    assert.equal(outcomes.length, 2, 'one attempt and one retry, not maxAttempts');
+    await client.close();
+  });
+
   test('after an empty 200 the session refreshes its msToken and retries once, then a new identity takes over', async () => {
     const log: Array<{ session: number; path: string }> = [];
     const { client, outcomes } = clientFor(emulator, { identityCount: 1 }, {
