@@ -9,12 +9,17 @@ import { userCounts } from '../wire/user.ts';
 import { jsonReply } from './types.ts';
 import type { Handler, PlatformRequest } from './types.ts';
 
+// `key` is the legacy pull-URL map key, `sdk` the SDK stream-data key of the same stream; `name` is
+// optional in the platform's quality options, so one quality goes without it.
 const QUALITIES = [
-  { key: 'FULL_HD1', sdk: 'origin', suffix: '_or4', level: 4, res: '1080x1920', vbitrate: 3_000_000 },
-  { key: 'HD1', sdk: 'hd', suffix: '_hd', level: 3, res: '720x1280', vbitrate: 1_500_000 },
-  { key: 'SD1', sdk: 'ld', suffix: '_ld', level: 1, res: '360x640', vbitrate: 500_000 },
-  { key: 'SD2', sdk: 'sd', suffix: '_sd', level: 2, res: '480x854', vbitrate: 800_000 },
+  { key: 'FULL_HD1', sdk: 'origin', name: 'Original', suffix: '_or4', level: 4, res: '1080x1920', vbitrate: 3_000_000 },
+  { key: 'HD1', sdk: 'hd', name: 'HD', suffix: '_hd', level: 3, res: '720x1280', vbitrate: 1_500_000 },
+  { key: 'SD1', sdk: 'ld', name: undefined, suffix: '_ld', level: 1, res: '360x640', vbitrate: 500_000 },
+  { key: 'SD2', sdk: 'sd', name: 'SD', suffix: '_sd', level: 2, res: '480x854', vbitrate: 800_000 },
 ] as const;
+
+type Quality = (typeof QUALITIES)[number];
+const paramsOf = (q: Quality) => JSON.stringify({ VCodec: 'h264', vbitrate: q.vbitrate, resolution: q.res });
 
 const streamIdOf = (user: User) => String(BigInt(user.roomId) + 1_000_000_000n);
 const titleOf = (user: User) => `${user.nickname} is LIVE 🔴 Q&A`;
@@ -33,7 +38,10 @@ function streamDataOf(ctx: WireContext, user: User) {
   }
   return {
     pull_data: {
-      options: { default_quality: { level: 3, name: 'HD', sdk_key: 'hd' }, qualities: QUALITIES.map((q) => ({ level: q.level, name: q.key, resolution: q.res, sdk_key: q.sdk })) },
+      options: {
+        default_quality: { level: 3, name: 'HD', sdk_key: 'hd' },
+        qualities: QUALITIES.map((q) => ({ level: q.level, ...(q.name ? { name: q.name } : {}), resolution: q.res, sdk_key: q.sdk })),
+      },
       stream_data: JSON.stringify({ common: { session_id: hexFrom(24, Number(user.roomId.slice(-8))) }, data }),
     },
   };
@@ -42,15 +50,18 @@ function streamDataOf(ctx: WireContext, user: User) {
 function streamUrlOf(ctx: WireContext, user: User) {
   const urls = streamUrls(ctx, streamIdOf(user));
   const flv: Record<string, string> = {};
+  const flvParams: Record<string, string> = {};
   const hlsMap: Record<string, string> = {};
   for (const q of QUALITIES) {
     flv[q.key] = urls.flv(q.suffix);
+    flvParams[q.key] = paramsOf(q);
     hlsMap[q.key] = urls.hls(q.suffix);
   }
+  // Per YTDLP: `flv_pull_url_params` maps each key to a JSON string; `hls_pull_url_params` is one.
   return {
     candidate_resolution: QUALITIES.map((q) => q.key), default_resolution: 'HD1',
-    flv_pull_url: flv, flv_pull_url_params: { HD1: JSON.stringify({ VCodec: 'h264' }) },
-    hls_pull_url: urls.hls('_hd'), hls_pull_url_map: hlsMap, hls_pull_url_params: JSON.stringify({ VCodec: 'h264' }),
+    flv_pull_url: flv, flv_pull_url_params: flvParams,
+    hls_pull_url: urls.hls('_hd'), hls_pull_url_map: hlsMap, hls_pull_url_params: paramsOf(QUALITIES[1]),
     id: Number(streamIdOf(user)), id_str: streamIdOf(user),
     live_core_sdk_data: streamDataOf(ctx, user), rtmp_pull_url: urls.flv(''),
   };
@@ -73,7 +84,7 @@ export const liveUserRoom: Handler = (req) => {
   const c = userCounts(req.ds, user);
   const live = user.live && !user.privateAccount;
   const liveRoom = {
-    coverUrl: roomCover(req.ctx, user), hevcStreamData: {}, liveRoomStats: { enterCount: live ? viewersOf(user) * 7 : 0, userCount: live ? viewersOf(user) : 0 },
+    coverUrl: roomCover(req.ctx, user), hevcStreamData: {}, liveRoomStats: { userCount: live ? viewersOf(user) : 0 },
     mode: 0, squareCoverImg: roomCover(req.ctx, user), startTime: live ? user.liveStartTime : 0,
     status: live ? 2 : 4, streamData: live ? streamDataOf(req.ctx, user) : {}, streamId: live ? streamIdOf(user) : '',
     title: live ? titleOf(user) : '',
@@ -99,7 +110,7 @@ function roomOf(req: PlatformRequest, user: User) {
       avatar_thumb: { url_list: [avatarUrl(req.ctx, user.id, 100)] }, display_id: user.uniqueId, id: Number(user.id),
       id_str: user.id, nickname: user.nickname, sec_uid: user.secUid,
     },
-    status: live ? 2 : 4, title: titleOf(user), total_user: viewersOf(user) * 9, user_count: live ? viewersOf(user) : 0,
+    status: live ? 2 : 4, title: titleOf(user), user_count: live ? viewersOf(user) : 0,
     ...(live ? { stream_url: streamUrlOf(req.ctx, user) } : {}),
   };
 }

@@ -16,7 +16,7 @@ export const getUserLive: Operation<typeof input> = {
   tool: 'platform_get_user_live',
   title: "Get a user's current live stream",
   description:
-    'The live stream a user is broadcasting right now: title, current viewers, start time, cover and stream URLs (FLV and HLS). Answers not_live when the user is not live.',
+    'The live stream a user is broadcasting right now: title, current viewers, start time, cover, and every stream quality as FLV and HLS files (codec, bitrate, size), best first. Answers not_live when the user is not live.',
   path: '/v1/platform/users/:username/live',
   pathParams: ['username'],
   input,

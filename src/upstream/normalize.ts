@@ -21,7 +21,8 @@ import {
   type RawUserListEntry,
 } from './raw.ts';
 import { extractRehydration, extractScope } from './rehydration.ts';
-import type { RawLiveRoom, RawPage, RawUserProfile } from './types.ts';
+import { readCount, readLegacyStreams, readSdkStreams } from './live-streams.ts';
+import type { LiveRoomInfo, RawLiveRoom, RawPage, RawUserProfile } from './types.ts';
 
 const changedShape = (reason = 'changed_shape') => new UpstreamFailure({ outcome: 'upstream_error', reason });
 
@@ -82,6 +83,37 @@ export function toCommentPage(body: RawCommentListBody): RawPage<RawComment> {
   return { items: body.comments ?? [], hasMore: body.has_more === 1, nextCursor: str(body.cursor), total: body.total };
 }
 
+/** Offline users answer with `data.user` null or a room whose status is not 2 (PLATFORM.md §2.11). */
+export function toLiveRoom(body: RawLiveUserRoomBody): RawLiveRoom {
+  const user = body.data?.user ?? undefined;
+  const room = body.data?.liveRoom ?? undefined;
+  return {
+    user,
+    roomId: user?.roomId || undefined,
+    status: room?.status,
+    title: room?.title || undefined,
+    startTime: room?.startTime,
+    coverUrl: room?.coverUrl || undefined,
+    viewerCount: readCount(room?.liveRoomStats?.userCount),
+    streams: readSdkStreams(room?.streamData?.pull_data),
+  };
+}
+
+/** Streams come from the SDK pull data; the legacy maps only when it yields none (as LR reads them). */
+export function toRoomInfo(room: RawRoomInfo): LiveRoomInfo {
+  const sdk = readSdkStreams((room.stream_url?.live_core_sdk_data as { pull_data?: unknown } | undefined)?.pull_data);
+  return {
+    roomId: room.id_str || undefined,
+    status: room.status,
+    title: room.title || undefined,
+    createTime: room.create_time,
+    coverUrl: room.cover?.url_list[0] || undefined,
+    ownerUniqueId: room.owner?.display_id || undefined,
+    viewerCount: readCount(room.user_count),
+    streams: sdk.length > 0 ? sdk : readLegacyStreams(room.stream_url),
+  };
+}
+
 export const parsers = {
   userDetail: (text: string) => toUserProfile(parseApiBody(RawUserDetailBody, text)),
   itemList: (text: string) => toItemPage(parseApiBody(RawItemListBody, text)),
@@ -115,15 +147,8 @@ export const parsers = {
     const videoCount = count === undefined || Number.isNaN(Number(count)) ? undefined : Number(count);
     return { challenge: body.challengeInfo.challenge, videoCount };
   },
-  liveRoom: (text: string): RawLiveRoom => {
-    const body = parseApiBody(RawLiveUserRoomBody, text);
-    const data = body.data ?? undefined;
-    if (!data) return { user: undefined, roomId: undefined, status: undefined, liveRoom: undefined };
-    const user = data.user ?? undefined;
-    const liveRoom = data.liveRoom ?? undefined;
-    return { user, roomId: user?.roomId || undefined, status: liveRoom?.status, liveRoom };
-  },
-  roomInfo: (text: string): RawRoomInfo => {
+  liveRoom: (text: string): RawLiveRoom => toLiveRoom(parseApiBody(RawLiveUserRoomBody, text)),
+  roomInfo: (text: string): LiveRoomInfo => {
     const parsed = parseJsonBody(text);
     if ('failure' in parsed) throw new UpstreamFailure(parsed.failure);
     const body = check(RawRoomInfoBody, parsed.json);
@@ -133,7 +158,7 @@ export const parsers = {
       throw new UpstreamFailure(classifyWebcast(body.status_code, typeof message === 'string' ? message : undefined));
     }
     if (!room.success) throw changedShape();
-    return room.data;
+    return toRoomInfo(room.data);
   },
   userPage: (html: string): RawUserProfile => {
     const scope = pageScope(html, 'webapp.user-detail');

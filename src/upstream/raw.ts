@@ -310,23 +310,25 @@ export const RawChallengeDetailBody = z.object({
 });
 export type RawChallengeDetailBody = z.infer<typeof RawChallengeDetailBody>;
 
-/** `/api-live/user/room/` (PLATFORM.md §2.11). */
+/**
+ * `/api-live/user/room/` (PLATFORM.md §2.11). `streamData.pull_data` (a JSON string of stream URLs
+ * plus quality options) and the viewer count are read leniently in normalize.ts: a malformed part
+ * loses that part, never the room.
+ */
 export const RawLiveUserRoomBody = z.object({
   statusCode: z.number().optional(),
   message: str.optional(),
   data: z
-    .looseObject({
+    .object({
       user: RawAuthor.nullable().optional(),
-      stats: RawUserStats.optional(),
       liveRoom: z
-        .looseObject({
+        .object({
           status: z.number(),
           title: str.optional(),
           startTime: num.optional(),
           coverUrl: str.optional(),
-          streamId: str.optional(),
-          mode: z.number().optional(),
-          liveRoomStats: z.object({ userCount: num.optional(), enterCount: num.optional() }).optional(),
+          liveRoomStats: z.object({ userCount: z.unknown() }).partial().optional().catch(undefined),
+          streamData: z.object({ pull_data: z.unknown() }).partial().optional().catch(undefined),
         })
         .nullable()
         .optional(),
@@ -336,27 +338,16 @@ export const RawLiveUserRoomBody = z.object({
 });
 export type RawLiveUserRoomBody = z.infer<typeof RawLiveUserRoomBody>;
 
-/** `webcast/room/info/` data. */
+/** `webcast/room/info/` data; `stream_url` is read leniently in normalize.ts, like api-live's streams. */
 export const RawRoomInfo = z.object({
   id_str: str.optional(),
   status: z.number(),
   title: str.optional(),
-  user_count: num.optional(),
-  like_count: num.optional(),
-  total_user: num.optional(),
+  user_count: z.unknown().optional(),
   create_time: num.optional(),
-  owner: z
-    .looseObject({ id_str: str.optional(), id: num.optional(), nickname: str.optional(), display_id: str.optional() })
-    .optional(),
+  owner: z.object({ display_id: str.optional() }).optional(),
   cover: z.object({ url_list: urlList }).optional(),
-  stream_url: z
-    .looseObject({
-      flv_pull_url: z.record(str, str).optional(),
-      hls_pull_url: str.optional(),
-      hls_pull_url_map: z.record(str, str).optional(),
-      live_core_sdk_data: z.unknown().optional(),
-    })
-    .optional(),
+  stream_url: z.record(str, z.unknown()).optional().catch(undefined),
 });
 export type RawRoomInfo = z.infer<typeof RawRoomInfo>;
 

@@ -8,9 +8,10 @@ import type {
   RawPlaylist,
   RawComment,
   RawChallenge,
-  RawRoomInfo,
-  RawLiveUserRoomBody,
 } from './raw.ts';
+import type { LiveStream } from './live-streams.ts';
+
+export type { LiveStream } from './live-streams.ts';
 
 /** The closed set every platform outcome is classified into (see classify.ts). */
 export type UpstreamOutcome =
@@ -53,13 +54,36 @@ export type RawUserProfile = {
   statsV2: RawUserStats | undefined;
 };
 
+/** `/api-live/user/room/`: whether and where the user is live, with the room's own summary. */
 export type RawLiveRoom = {
   user: RawAuthor | undefined;
   /** Empty when the user is not live. */
   roomId: string | undefined;
   /** 2 = live (PLATFORM.md §2.11). */
   status: number | undefined;
-  liveRoom: NonNullable<NonNullable<RawLiveUserRoomBody['data']>['liveRoom']> | undefined;
+  title: string | undefined;
+  /** Unix seconds, as the platform sends it. */
+  startTime: number | string | undefined;
+  coverUrl: string | undefined;
+  /** `liveRoom.liveRoomStats.userCount`: people watching now. */
+  viewerCount: number | undefined;
+  /** From `liveRoom.streamData.pull_data`, best first. */
+  streams: LiveStream[];
+};
+
+/** `webcast/room/info/`: the room as the live player sees it. */
+export type LiveRoomInfo = {
+  roomId: string | undefined;
+  /** 2 live, 4 ended (PLATFORM.md §2.11). */
+  status: number;
+  title: string | undefined;
+  createTime: number | string | undefined;
+  coverUrl: string | undefined;
+  ownerUniqueId: string | undefined;
+  /** `user_count`: people watching now. */
+  viewerCount: number | undefined;
+  /** `stream_url.live_core_sdk_data.pull_data`, else the legacy pull-URL maps; best first. */
+  streams: LiveStream[];
 };
 
 export type PageRequest = { cursor: string; count: number };
@@ -92,7 +116,7 @@ export interface PlatformClient {
   /** `/api-live/user/room/?uniqueId=`. */
   getLiveRoom(username: string): Promise<Fetched<RawLiveRoom>>;
   /** `webcast/room/info/?room_id=`: status, title, viewers, stream URLs. */
-  getRoomInfo(roomId: string): Promise<Fetched<RawRoomInfo>>;
+  getRoomInfo(roomId: string): Promise<Fetched<LiveRoomInfo>>;
   /** Downloads one subtitle file (WebVTT text) from a `subtitleInfos[].Url`. */
   getSubtitle(url: string): Promise<Fetched<string>>;
 }

@@ -132,13 +132,25 @@ describe('200: every operation answers with the spec envelope', () => {
     assert.equal(viaQuery.body, doc.json.data.content);
   });
 
-  it('a live user has a live Video; the tag answers on both paths', async () => {
+  it('a live user has a live Video with viewers and every stream quality; the tag answers on both paths', async () => {
     const live = await ctx.stack.get(`/v1/platform/users/${ctx.m.users.live}/live`);
     assert.equal(live.status, 200, live.body);
     assertEnvelope(live.json);
     assert.equal(live.json.data.type, 'Video');
     assert.equal(live.json.data.isLive, true);
-    assert.ok(Number.isInteger(live.json.data.viewerCount));
+    assert.ok(Number.isInteger(live.json.data.viewerCount) && live.json.data.viewerCount > 0);
+    assert.equal(live.json.data.viewCount, live.json.data.viewerCount);
+    const files = live.json.data.attachment;
+    assert.deepEqual(
+      files.map((f: any) => `${f.name} ${f.mediaType}`),
+      ['origin', 'hd', 'sd', 'ld'].flatMap((q) => [`${q} video/x-flv`, `${q} application/vnd.apple.mpegurl`]),
+    );
+    for (const f of files) {
+      assert.equal(f.type, 'Video');
+      assert.match(f.url[0], f.mediaType === 'video/x-flv' ? /\.flv\?/ : /\/index\.m3u8\?/);
+      assert.equal(f.codec, 'h264');
+      for (const field of ['width', 'height', 'bitrate']) assert.ok(Number.isInteger(f[field]) && f[field] > 0, field);
+    }
     const tag = await ctx.stack.get(`/v1/platform/tags/${ctx.m.tags.popular}?count=4`);
     assert.equal(tag.status, 200, tag.body);
     assertPage(tag.json.data, 'Video', `${ctx.stack.publicUrl}/v1/platform/tags/${ctx.m.tags.popular}/videos`);

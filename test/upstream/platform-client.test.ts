@@ -100,12 +100,19 @@ describe('platform client against the emulator', { skip }, () => {
     assertNoDuplicates(ids);
   });
 
-  test('getLiveRoom finds the room of a live user and getRoomInfo reads it', async () => {
+  test('getLiveRoom finds the room, viewers and streams of a live user and getRoomInfo reads the same', async () => {
     const live = await client.getLiveRoom(emulator.manifest.users.live);
     assert.ok(live.data.roomId);
     assert.equal(live.data.status, 2);
+    assert.ok(live.data.viewerCount !== undefined && live.data.viewerCount > 0);
+    assert.deepEqual(live.data.streams.map((s) => s.quality), ['origin', 'hd', 'sd', 'ld']);
     const room = await client.getRoomInfo(live.data.roomId as string);
     assert.equal(room.data.status, 2);
+    assert.equal(room.data.viewerCount, live.data.viewerCount);
+    // URLs carry an expiry from the emulator's clock, so compare them without their query.
+    const unsigned = (streams: typeof room.data.streams) =>
+      streams.map((s) => ({ ...s, flv: s.flv?.split('?')[0], hls: s.hls?.split('?')[0] }));
+    assert.deepEqual(unsigned(room.data.streams), unsigned(live.data.streams));
     const offline = await client.getLiveRoom(emulator.manifest.users.notLive);
     assert.notEqual(offline.data.status, 2);
   });
