@@ -21,7 +21,8 @@ import { defaultUpstreamConfig, resolveUpstreamConfig } from './upstream/config.
 import { findChromium } from './upstream/transport/browser.ts';
 import type { BrowserSettings } from './upstream/transport/fallback.ts';
 import type { PlatformClient } from './upstream/types.ts';
-import { createExecutor, type Executor } from './operations/execute.ts';
+import { createExecutor, RENDERED_BYTES_MAX, type Executor } from './operations/execute.ts';
+import { createStoredCursorSigner } from './operations/cursor-keys.ts';
 import { OPERATIONS } from './operations/registry.ts';
 import { createHttpServer, socialNsUrl } from './http/server.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
@@ -145,7 +146,9 @@ export async function createServices(config: Config, options: ServicesOptions = 
   const keys = createKeyService({ store });
   const usage = createUsageRecorder({ store, onError: (error) => logger.warn({ err: error }, 'usage flush failed') });
   const metrics = createMetrics({ defaultMetrics: true });
-  const memoryStore = redis ? undefined : createMemoryStore({ maxBytes: config.cacheMaxBytes });
+  // One budget for everything this node caches: the projection memo takes an eighth (at most 32 MiB).
+  const renderedMaxBytes = Math.min(RENDERED_BYTES_MAX, Math.floor(config.cacheMaxBytes / 8));
+  const memoryStore = redis ? undefined : createMemoryStore({ maxBytes: Math.max(1, config.cacheMaxBytes - renderedMaxBytes) });
   const byteStore = memoryStore ?? createRedisStore({ redis: redis as Redis });
   const local = createLocalCoalescer();
   const coalescer = redis ? createRedisCoalescer({ redis, local, logger }) : local;
@@ -161,12 +164,15 @@ export async function createServices(config: Config, options: ServicesOptions = 
     ...(redis ? { identityHealth: createRedisIdentityHealthStore({ redis }) } : {}),
     onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000),
   });
+  // Cursors are sealed with the key the nodes share through the database.
+  const cursors = await createStoredCursorSigner(store);
   const executor = createExecutor({
     client,
+    cursors,
     cache,
     policies: scalePolicies(config.cacheTtlFactor),
     config: { publicBaseUrl: config.publicUrl, socialNsUrl: socialNsUrl(config.publicUrl), webOrigin: config.platform.webOrigin },
-  });
+  }, { renderedMaxBytes });
   const rateLimiter = createRateLimiter({ redis, points: config.rateLimit.points, durationSeconds: config.rateLimit.durationSeconds });
   return {
     config,
@@ -185,6 +191,7 @@ export async function createServices(config: Config, options: ServicesOptions = 
       if (redis) await redis.ping();
     },
     async close() {
+      cursors.close();
       await usage.close();
       await client.close();
       await cache.close();

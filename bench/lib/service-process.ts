@@ -7,6 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../test/helpers/ports.ts';
+import { SERVICE_NODE_FLAGS } from '../../src/node-flags.ts';
 
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 const MAIN = join(REPO_ROOT, 'src/main.ts');
@@ -146,7 +147,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   const stderrPath = join(dataDir, `serve-${stamp}.err.log`);
   const out = openSync(stdoutPath, 'a');
   // pino's stdout goes straight to a file; stderr (a few lines) is piped so startup is an event.
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), MAIN, 'serve'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(options.nodeFlags ?? []), MAIN, 'serve'], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', out, 'pipe'],

@@ -17,6 +17,8 @@ export type MemoryResult = {
   boundMb: number;
   /** Before and after, from the service's own /metrics: where the RSS lives. */
   heapUsedMb: [number, number];
+  /** V8 heap committed (used + free pages and the young generation's semi-spaces). */
+  heapTotalMb: [number, number];
   externalMb: [number, number];
   load: LoadSummary;
 };
@@ -25,10 +27,14 @@ const MB = 1024 * 1024;
 
 
 /** V8 heap in use and external (Buffer) memory as the service reports them on /metrics. */
-async function processMemory(ctx: BenchContext): Promise<{ heapUsedMb: number; externalMb: number }> {
+async function processMemory(ctx: BenchContext): Promise<{ heapUsedMb: number; heapTotalMb: number; externalMb: number }> {
   const text = await (await fetch(`${ctx.service.restUrl}/metrics`)).text();
   const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { heapUsedMb: round(read('reelay_nodejs_heap_size_used_bytes') / MB, 1), externalMb: round(read('reelay_nodejs_external_memory_bytes') / MB, 1) };
+  return {
+    heapUsedMb: round(read('reelay_nodejs_heap_size_used_bytes') / MB, 1),
+    heapTotalMb: round(read('reelay_nodejs_heap_size_total_bytes') / MB, 1),
+    externalMb: round(read('reelay_nodejs_external_memory_bytes') / MB, 1),
+  };
 }
 
 export async function benchMemory(ctx: BenchContext, cacheMaxBytes: number, options = { requests: 200_000, keys: 20_000, connections: 32 }): Promise<MemoryResult> {
@@ -68,11 +74,15 @@ export async function benchMemory(ctx: BenchContext, cacheMaxBytes: number, opti
     rssAfterMb: round(after / MB, 1),
     rssPeakMb: round(peak / MB, 1),
     rssGrowthMb: round((after - before) / MB, 1),
-    boundMb: round(cacheMaxBytes / MB + 50, 1),
+    boundMb: round(cacheMaxBytes / MB + 100, 1),
     heapUsedMb: [memoryBefore.heapUsedMb, memoryAfter.heapUsedMb],
+    heapTotalMb: [memoryBefore.heapTotalMb, memoryAfter.heapTotalMb],
     externalMb: [memoryBefore.externalMb, memoryAfter.externalMb],
     load,
   };
-  ctx.log(`memory: RSS ${result.rssBeforeMb} -> ${result.rssAfterMb} MB (peak ${result.rssPeakMb}) after ${result.requests} requests`);
+  ctx.log(
+    `memory: RSS ${result.rssBeforeMb} -> ${result.rssAfterMb} MB (peak ${result.rssPeakMb}) after ${result.requests} requests; ` +
+      `peak growth ${round(result.rssPeakMb - result.rssBeforeMb, 1)} MB against a bound of ${result.boundMb} MB (cache budget + 100 MB)`,
+  );
   return result;
 }

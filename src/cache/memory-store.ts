@@ -3,8 +3,13 @@
 import { LRUCache } from 'lru-cache';
 import type { ByteStore, StoredEntry } from './types.ts';
 
-/** Bytes charged per entry beyond body and key: the entry object, the LRU's slots and the etag. */
-export const ENTRY_OVERHEAD_BYTES = 128;
+/**
+ * Bytes charged per entry beyond body, key and etag: the entry object, the LRU's slots, and the
+ * Buffer's own ArrayBuffer and native backing store. Measured on Node 24: 40,000 entries with
+ * small bodies grow the JS heap by about 490 B each and native memory by about 250 B each beyond
+ * their bytes; 768 covers both, so a budget full of small entries is not a budget exceeded.
+ */
+export const ENTRY_OVERHEAD_BYTES = 768;
 
 export type MemoryStoreOptions = {
   maxBytes: number;

@@ -31,6 +31,8 @@ Commands:
                         Revoke a key at once, on REST and MCP
   keys usage [--key ID|PREFIX] [--since YYYY-MM-DD] [--data-dir DIR]
                         Requests per key, day and operation
+  keys rotate-cursor-key [--data-dir DIR]
+                        Seal new collection cursors with a new key (older cursors stay valid for 24 h)
   export <rest path> [--max N] [--out FILE] [--from CURSOR] [--data-dir DIR]
                         Page a collection (e.g. /v1/platform/users/someone/videos?order=popular) to NDJSON
   signin-link [--account NAME] [--data-dir DIR]

@@ -1,10 +1,12 @@
-// `reelay keys create|list|revoke|usage`: manage API keys on the configured store.
+// `reelay keys create|list|revoke|usage|rotate-cursor-key`: manage API keys (and the key that seals
+// collection cursors) on the configured store.
 // `create` prints the key alone on stdout so scripts can capture it.
 import { parseArgs } from 'node:util';
 import type { Env, Io } from './index.ts';
 import { configInputFrom, parseConfig } from '../config/config.ts';
 import { openStore, createKeyService } from '../storage/index.ts';
 import type { ApiKeyRecord, Store } from '../storage/types.ts';
+import { rotateCursorKey } from '../operations/cursor-keys.ts';
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -62,6 +64,11 @@ export async function runKeys(argv: string[], env: Env, io: Io): Promise<number>
         }
         const { key } = await keys.create({ name: values.name, accountName: values.account });
         io.stdout.write(`${key}\n`);
+        return 0;
+      }
+      case 'rotate-cursor-key': {
+        const id = await rotateCursorKey(store);
+        io.stdout.write(`cursor key ${id} now seals new cursors; cursors sealed before stay valid for 24 hours (nodes pick the new key up within a minute)\n`);
         return 0;
       }
       case 'list': {

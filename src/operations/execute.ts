@@ -2,6 +2,8 @@
 // response cache (coalesced, stale-aware) or runs the operation and stores its serialised `data`.
 import type { z } from 'zod';
 import { LRUCache } from 'lru-cache';
+import { createEphemeralCursorSigner, type CursorSigner } from './cursor-keys.ts';
+import { invalidCursor } from './paging.ts';
 import { AppError, isAppError } from '../errors.ts';
 import type { Operation, OperationDeps, OperationResult, ProjectionPreset } from './types.ts';
 import type { CachePolicy, CacheResult, ResponseCache } from '../cache/types.ts';
@@ -21,9 +23,18 @@ export type Executor = {
 };
 
 /** Projected answers are content-addressed by ETag, so repeated presets cost one projection. */
-const RENDERED_BYTES_MAX = 32 * 1024 * 1024;
+export const RENDERED_BYTES_MAX = 32 * 1024 * 1024;
 
-export function createExecutor(deps: OperationDeps): Executor {
+/** Bytes charged per memoised projection beyond its body: the LRU node, its key and the Buffer. */
+const RENDERED_ENTRY_OVERHEAD_BYTES = 256;
+
+/** `renderedMaxBytes`: the projection memo's share of the node's cache budget. */
+/** Without `cursors`, cursors are sealed with a key of this process alone (tools, tests). */
+export function createExecutor(
+  given: Omit<OperationDeps, 'cursors'> & { cursors?: CursorSigner },
+  options: { renderedMaxBytes?: number } = {},
+): Executor {
+  const deps: OperationDeps = { ...given, cursors: given.cursors ?? createEphemeralCursorSigner() };
   // Unknown parameters are refused rather than ignored, so a misspelt `count` never goes unnoticed.
   const strict = new WeakMap<Operation, Operation['input']>();
   const strictInput = (op: Operation) => {
@@ -31,7 +42,10 @@ export function createExecutor(deps: OperationDeps): Executor {
     if (!schema) strict.set(op, (schema = op.input.strict()));
     return schema;
   };
-  const rendered = new LRUCache<string, Buffer>({ maxSize: RENDERED_BYTES_MAX, sizeCalculation: (bytes) => bytes.length || 1 });
+  const rendered = new LRUCache<string, Buffer>({
+    maxSize: Math.max(1, options.renderedMaxBytes ?? RENDERED_BYTES_MAX),
+    sizeCalculation: (bytes, key) => bytes.length + key.length + RENDERED_ENTRY_OVERHEAD_BYTES,
+  });
   const render = (result: OperationResult, preset: ProjectionPreset): Buffer => {
     if (preset === 'full') return result.body;
     const key = `${result.etag}:${preset}`;
@@ -93,6 +107,17 @@ function dataOf(envelope: Buffer): Buffer {
   return envelope.subarray(ENVELOPE_OPEN_BYTES, envelope.length - 1);
 }
 
+/** Parameters that do not change which collection a cursor walks. */
+const UNBOUND_PARAMS = new Set(['cursor', 'count', 'projection_preset']);
+
+/** A cursor belongs to one operation and the parameters that define its collection (subject, order). */
+export function cursorBinding(op: Operation, input: object): string {
+  const defining = Object.entries(input)
+    .filter(([name, value]) => !UNBOUND_PARAMS.has(name) && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${op.name}\n${JSON.stringify(defining)}`;
+}
+
 /** An answer built while the platform failed, from platform data served stale by the cache. */
 class StaleAnswer {
   readonly value: unknown;
@@ -118,7 +143,14 @@ async function runFromPlatform(op: Operation, input: Parameters<Operation['run']
     },
     close: () => deps.cache.close(),
   };
-  const value = await op.run(input, { ...deps, cache });
+  // A cursor is checked before anything else runs, so a forged or foreign one never costs a
+  // platform request (runCollection opens it again to read its state).
+  const binding = cursorBinding(op, input);
+  const cursor = (input as { cursor?: unknown }).cursor;
+  if (typeof cursor === 'string' && cursor !== '0' && cursor !== '') {
+    if (!/^[A-Za-z0-9_.-]{1,600}$/.test(cursor) || (await deps.cursors.open(binding, cursor)) === undefined) throw invalidCursor();
+  }
+  const value = await op.run(input, { ...deps, cache, cursorBinding: binding });
   if (oldest === undefined) return value;
   throw new AppError('upstream_error', 'The platform answered with an error or an unexpected response.', {
     cause: new StaleAnswer(value, oldest.ageSeconds),

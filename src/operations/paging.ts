@@ -1,9 +1,11 @@
 // Turns platform pages of whatever size into client pages of exactly `count` items.
 // A client cursor is opaque: it encodes the platform cursor of the page being read, the offset
-// inside that page, how many items came before, and which collection it belongs to.
+// inside that page, how many items came before, and which collection it belongs to; it is sealed
+// (cursor-keys.ts) so that only cursors reelay handed out for that very collection are accepted.
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { RawPage } from '../upstream/types.ts';
+import type { CursorSigner } from './cursor-keys.ts';
 
 export type CursorState = {
   /** Platform cursor of the platform page being read ("0" for the first). */
@@ -28,13 +30,27 @@ export function encodeCursor(kind: string, state: CursorState): string {
   return Buffer.from(JSON.stringify(wire)).toString('base64url');
 }
 
-/** "0" is the first page; anything else must be a cursor this collection handed out. */
+export const invalidCursor = () =>
+  new AppError('invalid_cursor', 'The cursor is not one this collection handed out; start again from cursor=0.', {
+    details: { params: ['cursor'] },
+  });
+
+/**
+ * "0" is the first page; anything else must be a cursor reelay sealed for this very collection
+ * (`binding`): forged, altered, expired or foreign cursors are invalid_cursor and never reach the platform.
+ */
+export async function openCursor(signer: CursorSigner, binding: string, kind: string, cursor: string): Promise<CursorState> {
+  if (cursor === '0' || cursor === '') return FIRST;
+  if (!/^[A-Za-z0-9_.-]{1,600}$/.test(cursor)) throw invalidCursor();
+  const payload = await signer.open(binding, cursor);
+  if (payload === undefined) throw invalidCursor();
+  return decodeCursor(kind, payload);
+}
+
+/** The paging state inside a cursor's payload (which `openCursor` has authenticated). */
 export function decodeCursor(kind: string, cursor: string): CursorState {
   if (cursor === '0' || cursor === '') return FIRST;
-  const invalid = () =>
-    new AppError('invalid_cursor', 'The cursor is not one this collection handed out; start again from cursor=0.', {
-      details: { params: ['cursor'] },
-    });
+  const invalid = invalidCursor;
   if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {

@@ -2,7 +2,7 @@
 // collection-page runner that turns platform pages into spec pages with cursors and links.
 import type { Fetched, RawPage, RawUserProfile } from '../upstream/types.ts';
 import type { OperationDeps } from './types.ts';
-import { assemblePage, decodeCursor, encodeCursor } from './paging.ts';
+import { assemblePage, encodeCursor, openCursor } from './paging.ts';
 import { toCollectionPage, withContext, type MapContext } from '../activitystreams/index.ts';
 
 /**
@@ -59,7 +59,10 @@ export type CollectionSpec<T> = {
 };
 
 export async function runCollection<T>(spec: CollectionSpec<T>): Promise<unknown> {
-  const start = decodeCursor(spec.kind, spec.cursor);
+  // The collection a cursor is sealed for: the executor's binding (operation and defining
+  // parameters), else the kind, path and query of the collection.
+  const binding = spec.deps.cursorBinding ?? `${spec.kind}\n${spec.path}\n${new URLSearchParams(spec.query ?? {})}`;
+  const start = await openCursor(spec.deps.cursors, binding, spec.kind, spec.cursor);
   let chainToken: string | undefined;
   const page = await assemblePage({
     start,
@@ -78,7 +81,7 @@ export async function runCollection<T>(spec: CollectionSpec<T>): Promise<unknown
   let nextCursor: string | undefined;
   let next: string | undefined;
   if (page.next) {
-    nextCursor = encodeCursor(spec.kind, page.next);
+    nextCursor = spec.deps.cursors.seal(binding, encodeCursor(spec.kind, page.next));
     const nextQuery = new URLSearchParams({ ...spec.query, cursor: nextCursor, count: String(spec.count) });
     next = `${base}?${nextQuery}`;
   }

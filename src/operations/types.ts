@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { PlatformClient } from '../upstream/types.ts';
 import type { ResponseCache, CachePolicy } from '../cache/types.ts';
+import type { CursorSigner } from './cursor-keys.ts';
 
 export type ProjectionPreset = 'minimal' | 'standard' | 'full';
 
@@ -20,6 +21,10 @@ export type OperationDeps = {
   client: PlatformClient;
   /** Aborts when nobody waits for this work any more (request deadline passed, client gone). */
   signal?: AbortSignal;
+  /** Seals and opens collection cursors (cursor-keys.ts). */
+  cursors: CursorSigner;
+  /** What the cursors of the call being run are sealed to; set by the executor (cursorBinding). */
+  cursorBinding?: string;
   cache: ResponseCache;
   policies: Record<string, CachePolicy>;
   config: OperationConfig;

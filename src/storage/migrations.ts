@@ -88,6 +88,13 @@ const SCHEMA_POSTGRES = SCHEMA_SQLITE.replaceAll(' INTEGER', ' BIGINT')
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 1, name: 'initial schema', sqlite: SCHEMA_SQLITE, postgres: SCHEMA_POSTGRES },
+  {
+    version: 2,
+    name: 'cursor keys',
+    // Keys that authenticate collection cursors, shared by every node; the highest id signs.
+    sqlite: 'CREATE TABLE cursor_keys (id INTEGER PRIMARY KEY, secret TEXT NOT NULL, created_at INTEGER NOT NULL);',
+    postgres: 'CREATE TABLE cursor_keys (id BIGINT PRIMARY KEY, secret TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL);',
+  },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

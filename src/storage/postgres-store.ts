@@ -142,6 +142,14 @@ export function createPostgresStore({
       await run('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
     },
 
+    async listCursorKeys() {
+      const rows = await all('SELECT id, secret, created_at FROM cursor_keys ORDER BY id DESC');
+      return rows.map((row) => ({ id: Number(row.id), secret: String(row.secret), createdAt: new Date(row.created_at as string) }));
+    },
+    async insertCursorKey(key) {
+      return (await run('INSERT INTO cursor_keys (id, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [key.id, key.secret, key.createdAt])) === 1;
+    },
+
     async insertClient(client) {
       await run(
         'INSERT INTO oauth_clients (client_id, secret_hash, metadata, created_at, last_used_at) VALUES ($1, $2, $3, $4, $5)',

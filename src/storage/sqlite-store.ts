@@ -127,6 +127,17 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
       run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', ms(at), id);
     },
 
+    async listCursorKeys() {
+      return all('SELECT id, secret, created_at FROM cursor_keys ORDER BY id DESC').map((row) => ({
+        id: Number(row.id),
+        secret: String(row.secret),
+        createdAt: new Date(Number(row.created_at)),
+      }));
+    },
+    async insertCursorKey(key) {
+      return run('INSERT INTO cursor_keys (id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING', key.id, key.secret, ms(key.createdAt)) === 1;
+    },
+
     async insertClient(client) {
       run(
         'INSERT INTO oauth_clients (client_id, secret_hash, metadata, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)',

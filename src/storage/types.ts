@@ -78,6 +78,9 @@ export type GrantIssue = {
 
 export type UsageRow = { keyId: string; day: string; operation: string; count: number };
 
+/** A key that authenticates collection cursors (base64url secret). */
+export type CursorKeyRecord = { id: number; secret: string; createdAt: Date };
+
 export interface Store {
   /** Creates tables or upgrades them; safe to run from two nodes at once. */
   migrate(): Promise<void>;
@@ -98,6 +101,11 @@ export interface Store {
   /** Revokes by id or by prefix; returns how many keys were revoked. */
   revokeKey(idOrPrefix: string, at?: Date): Promise<number>;
   touchKey(id: string, at: Date): Promise<void>;
+
+  /** Every cursor key, newest (highest id) first. */
+  listCursorKeys(): Promise<CursorKeyRecord[]>;
+  /** Inserts the key unless one with its id exists (another node won the race); true if inserted. */
+  insertCursorKey(key: CursorKeyRecord): Promise<boolean>;
 
   insertClient(client: OAuthClientRecord): Promise<void>;
   getClient(clientId: string): Promise<OAuthClientRecord | null>;

@@ -136,3 +136,25 @@ describe('an OAuth-minted key is a REST key', () => {
     assert.equal((await callTool('platform_get_user', { username: m.users.public }, minted)).status, 401);
   });
 });
+
+describe('cursors', () => {
+  it('a cursor handed out by REST pages the tool too; a foreign or altered one is invalid_cursor and costs no platform request', async () => {
+    const first = await stack.get(`/v1/platform/users/${m.users.public}/videos?count=3`);
+    const cursor: string = first.json.data.nextCursor;
+    const next = await callTool('platform_get_user_videos', { username: m.users.public, count: 3, cursor });
+    assert.equal(next.body.result.isError, undefined, JSON.stringify(next.body));
+    assert.equal(next.body.result.structuredContent.orderedItems.length, 3);
+    const platformRequests = () => Object.values(stack.emulator.stats()).reduce((n: number, v) => n + (v as number), 0);
+    const before = platformRequests();
+    for (const args of [
+      { username: m.users.manyVideos, cursor },
+      { username: m.users.public, order: 'oldest', cursor },
+      { username: m.users.public, cursor: `${cursor.slice(0, -2)}AA` },
+    ]) {
+      const answer = await callTool('platform_get_user_videos', args);
+      assert.equal(answer.body.result.isError, true, JSON.stringify(args));
+      assert.equal(answer.body.result.structuredContent.code, 'invalid_cursor');
+    }
+    assert.equal(platformRequests(), before);
+  });
+});

@@ -64,6 +64,30 @@ describe('400 invalid_request and invalid_cursor', () => {
     }
     assertProblem(await stack.get(`/v1/platform/users/${m.users.public}/likes?cursor=${cursor}`), 400, 'invalid_cursor');
   });
+
+  it('a cursor is sealed to its operation, subject and order: forged, altered or foreign ones never reach the platform', async () => {
+    const first = await stack.get(`/v1/platform/users/${m.users.public}/videos?count=2`);
+    const cursor: string = first.json.data.nextCursor;
+    const [payload, keyId, tag] = cursor.split('.');
+    assert.ok(payload && keyId && tag, `a sealed cursor has three parts: ${cursor}`);
+    // A counter inflated (totalItems) and a platform cursor chosen by the caller, under the old tag.
+    const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const inflated = Buffer.from(JSON.stringify({ ...state, n: 9_000_000, p: '999' })).toString('base64url');
+    const platformRequests = () => Object.values(emulator.stats()).reduce((n, v) => n + v, 0);
+    const before = platformRequests();
+    const attempts = [
+      `/v1/platform/users/${m.users.public}/videos?cursor=${inflated}.${keyId}.${tag}`,
+      `/v1/platform/users/${m.users.public}/videos?cursor=${payload}.${keyId}.${'A'.repeat(tag.length)}`,
+      `/v1/platform/users/${m.users.public}/videos?cursor=${payload}.${Number(keyId) + 1}.${tag}`,
+      `/v1/platform/users/${m.users.manyVideos}/videos?cursor=${cursor}`,
+      `/v1/platform/users/${m.users.public}/videos?order=popular&cursor=${cursor}`,
+      `/v1/platform/users/${m.users.public}/reposts?cursor=${cursor}`,
+    ];
+    for (const path of attempts) assertProblem(await stack.get(path), 400, 'invalid_cursor');
+    assert.equal(platformRequests(), before, 'no platform request for any of them');
+    const next = await stack.get(`/v1/platform/users/${m.users.public}/videos?count=2&cursor=${cursor}`);
+    assert.equal(next.status, 200, 'the genuine cursor still pages');
+  });
 });
 
 describe('401 unauthorized', () => {

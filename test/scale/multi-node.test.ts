@@ -86,6 +86,23 @@ if ('unavailable' in claimed) {
       assert.equal((emulator.stats()[ITEM_DETAIL] ?? 0) - before, 1);
     });
 
+    it('a cursor handed out by one node pages on the other (one cursor key in the database), and a forged one is refused by both', async () => {
+      const key = keys['shared'];
+      const path = `/v1/platform/users/${m.users.manyVideos}/videos?count=7`;
+      const first = await get(a, path, key);
+      assert.equal(first.status, 200, first.body);
+      const cursor: string = JSON.parse(first.body).data.nextCursor;
+      const second = await get(b, `${path}&cursor=${cursor}`, key);
+      assert.equal(second.status, 200, second.body);
+      assert.equal(JSON.parse(second.body).data.orderedItems.length, 7);
+      const forged = `${cursor.slice(0, cursor.lastIndexOf('.') + 1)}AAAAAAAAAAAAAAAAAAAAAA`;
+      for (const node of [a, b]) {
+        const refused = await get(node, `${path}&cursor=${forged}`, key);
+        assert.equal(refused.status, 400, refused.body);
+        assert.equal(JSON.parse(refused.body).code, 'invalid_cursor');
+      }
+    });
+
     it('a revoked key is refused by both nodes at once', async () => {
       const key = keys['to-revoke'];
       const path = `/v1/platform/videos/${m.videos.withReplies.id}`;
@@ -137,8 +154,8 @@ if ('unavailable' in claimed) {
       const usage = await runReelay(['keys', 'usage', '--key', key], env);
       assert.equal(usage.code, 0, usage.stderr);
       const counts = usage.stdout.trim().split('\n').slice(1).map((line) => Number(line.trim().split(/\s+/).pop()));
-      // 2 + 10 requests in the earlier tests, 3 here.
-      assert.equal(counts.reduce((sum, n) => sum + n, 0), 15, usage.stdout);
+      // 2 + 4 (two pages, two refused cursors) + 10 requests in the earlier tests, 3 here.
+      assert.equal(counts.reduce((sum, n) => sum + n, 0), 19, usage.stdout);
     });
   });
 }

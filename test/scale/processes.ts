@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { fatalLines } from '../../bench/lib/service-process.ts';
+import { SERVICE_NODE_FLAGS } from '../../src/node-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -36,7 +37,7 @@ function exitOf(child: ChildProcess): Promise<number | string> {
 
 /** Starts `reelay serve`; rejects with its stderr if it exits or is not listening within `timeoutMs`. */
 export async function startNode(settings: Record<string, string>, timeoutMs = 20_000): Promise<ServiceNode> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN, 'serve'], {
     cwd: ROOT,
     env: childEnv({ REELAY_PORT: '0', REELAY_MCP_PORT: '0', ...settings }),
     stdio: ['ignore', 'pipe', 'pipe'],
