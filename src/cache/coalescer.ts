@@ -51,6 +51,13 @@ export type RedisCoalescerOptions = {
   pollInitialMs?: number;
   pollMaxMs?: number;
   logger?: CacheLogger;
+  /** False while Redis is known down: callers then coalesce in this process only, without asking it. */
+  available?: () => boolean;
+  /**
+   * Told of every failed Redis call (so a health flag can trip); when given, it is also what
+   * reports them, and the coalescer does not log each one.
+   */
+  onRedisFailure?: (error: unknown) => void;
 };
 
 /** Deletes the lock only if it is still ours, so a late finisher never frees someone else's lock. */
@@ -143,11 +150,15 @@ function openMailbox(key: string, listeners: Map<string, Set<(message: DoneMessa
 }
 
 export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer {
-  const { redis, prefix = 'reelay:coalesce:', lockTtlMs = 30_000, waitMs = 10_000, logger } = options;
+  const { redis, prefix = 'reelay:coalesce:', lockTtlMs = 30_000, waitMs = 10_000, available = () => true } = options;
+  const { logger } = options;
+  const onRedisFailure = options.onRedisFailure ?? (() => {});
+  /** Redis failures are logged here only when no one else reports them (once per outage). */
+  const failureLogger = options.onRedisFailure === undefined ? logger : undefined;
   const { pollInitialMs = 20, pollMaxMs = 250 } = options;
   const local = options.local ?? createLocalCoalescer();
   const channel = `${prefix}done`;
-  const done = createDoneListener(options.subscriber ?? redis.duplicate(), options.subscriber === undefined, channel, logger);
+  const done = createDoneListener(options.subscriber ?? redis.duplicate(), options.subscriber === undefined, channel, failureLogger);
 
   async function tryLock(lockKey: string, token: string): Promise<boolean> {
     return (await redis.set(lockKey, token, 'PX', lockTtlMs, 'NX')) === 'OK';
@@ -159,7 +170,8 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
       await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
       await redis.publish(channel, JSON.stringify(message));
     } catch (cause) {
-      logger?.warn({ err: cause }, 'coalescer: releasing the lock failed; waiters fall back to polling');
+      onRedisFailure(cause);
+      failureLogger?.warn({ err: cause }, 'coalescer: releasing the lock failed; waiters fall back to polling');
     }
   }
 
@@ -201,7 +213,8 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
         const found = peek === undefined ? undefined : await peek();
         if (found !== undefined) return found;
         // The holder finished (its result may be gone already) or vanished: try to become the holder.
-        const locked = await tryLock(lockKey, token).catch(() => undefined);
+        if (!available()) break;
+        const locked = await tryLock(lockKey, token).catch((error: unknown) => void onRedisFailure(error));
         if (locked === undefined) break;
         if (locked) return await runHolding(key, lockKey, token, fn, peek);
         await mailbox.wait(Math.min(delayMs, Math.max(0, deadline - Date.now())));
@@ -210,19 +223,22 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
     } finally {
       mailbox.dispose();
     }
-    logger?.warn({ waitMs }, 'coalescer: gave up waiting for another node (or Redis failed); running locally');
+    if (available()) logger?.warn({ waitMs }, 'coalescer: gave up waiting for another node (or Redis failed); running locally');
     return fn();
   }
 
   async function runDistributed<T>(key: string, fn: () => Promise<T>, peek?: () => Promise<T | undefined>): Promise<T> {
+    // Redis being down must not take answers down with it, nor make each one wait on it first:
+    // coalesce in-process only (local.run already collapsed this process's callers).
+    if (!available()) return fn();
     const lockKey = `${prefix}lock:${key}`;
     const token = randomUUID();
     let locked: boolean;
     try {
       locked = await tryLock(lockKey, token);
     } catch (err) {
-      // Redis being down must not take answers down with it: coalesce in-process only.
-      logger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
+      onRedisFailure(err);
+      failureLogger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
       return fn();
     }
     if (locked) return runHolding(key, lockKey, token, fn, peek);
