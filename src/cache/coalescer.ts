@@ -62,6 +62,8 @@ export type RedisCoalescerOptions = {
 
 /** Deletes the lock only if it is still ours, so a late finisher never frees someone else's lock. */
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Bound on remembered unreleased locks (one per key whose work spanned a Redis outage). */
+const ORPHANS_MAX = 10_000;
 
 const doneMessageSchema = z.object({
   key: z.string(),
@@ -170,8 +172,28 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
       await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
       await redis.publish(channel, JSON.stringify(message));
     } catch (cause) {
+      remember(lockKey, token);
       onRedisFailure(cause);
       failureLogger?.warn({ err: cause }, 'coalescer: releasing the lock failed; waiters fall back to polling');
+    }
+  }
+
+  /**
+   * Locks whose release failed (Redis went away while their work ran). Left alone they would hold
+   * their key for the whole lock lifetime after Redis returns, and every caller of that key would
+   * wait it out: they are released as soon as Redis answers again.
+   */
+  const orphans = new Map<string, { token: string; expiresAtMs: number }>();
+
+  function remember(lockKey: string, token: string): void {
+    if (orphans.size >= ORPHANS_MAX) orphans.delete(orphans.keys().next().value as string);
+    orphans.set(lockKey, { token, expiresAtMs: Date.now() + lockTtlMs });
+  }
+
+  async function releaseOrphans(): Promise<void> {
+    for (const [lockKey, { token, expiresAtMs }] of orphans) {
+      if (expiresAtMs > Date.now()) await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
+      orphans.delete(lockKey);
     }
   }
 
@@ -235,6 +257,7 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
     const token = randomUUID();
     let locked: boolean;
     try {
+      if (orphans.size > 0) await releaseOrphans();
       locked = await tryLock(lockKey, token);
     } catch (err) {
       onRedisFailure(err);

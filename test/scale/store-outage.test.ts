@@ -136,6 +136,32 @@ if ('unavailable' in claimed) {
       assert.equal(logged('redis reachable again'), 1, 'the recovery is logged once');
     });
 
+    it('a lock held when Redis went away does not hold its key once Redis is back', async () => {
+      const direct = new Redis(backing.redisUrl, { lazyConnect: true });
+      await direct.connect();
+      const path = freshVideo();
+      try {
+        stack.emulator.setFaults({ rules: [{ path: '/api/item/detail/', probability: 1, kind: 'latency', latencyMs: 300 }] });
+        const inFlight = stack.get(path);
+        // The work is running under its Redis lock: cut Redis before it ends, so the lock is not released.
+        for (let i = 0; i < 1000 && (await direct.keys('reelay:coalesce:lock:*')).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+        assert.ok((await direct.keys('reelay:coalesce:lock:*')).length >= 1, 'the lock was taken');
+        redisRelay.cut();
+        assert.equal((await inFlight).status, 200);
+        stack.emulator.setFaults({ rules: [] });
+        redisRelay.restore();
+        await linkBecomes(true);
+        const again = await timedGet(path);
+        assertAnswered([again]);
+        // Without releasing it, this caller would wait out the coalescer's 10 s wait for the lock's owner.
+        assert.ok(again.ms < ANSWER_BOUND_MS, `${Math.round(again.ms)} ms`);
+        assert.deepEqual(await direct.keys('reelay:coalesce:lock:*'), [], 'the orphaned locks were released');
+      } finally {
+        stack.emulator.setFaults({ rules: [] });
+        direct.disconnect();
+      }
+    });
+
     it('with PostgreSQL cut, API keys are refused with 503 store_unavailable (REST and MCP), never accepted unchecked', async () => {
       pgRelay.cut();
       for (let i = 0; i < 3; i++) {
