@@ -12,6 +12,7 @@ import { tryFastToolCall } from './fast-call.ts';
 import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
 import { isAppError } from '../errors.ts';
+import { isConnectError } from '../storage/guard.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
 
@@ -63,8 +64,9 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   /** JSON-RPC errors on the MCP endpoint, RFC 6749 bodies on the OAuth endpoints. */
   function answerError(url: string, reply: FastifyReply, err: { statusCode?: number; code?: string }) {
     // The database is down (an API key or OAuth record could not be read): a passing condition.
-    if (isAppError(err) && err.code === 'store_unavailable') {
-      reply.code(503).header('retry-after', String(err.retryAfterSeconds ?? 5));
+    if ((isAppError(err) && err.code === 'store_unavailable') || isConnectError(err)) {
+      deps.logger.debug({ url: url.split('?')[0] }, 'tool server: the store is not reachable');
+      reply.code(503).header('retry-after', String((isAppError(err) ? err.retryAfterSeconds : undefined) ?? 5));
       if (url.split('?')[0] === '/') return reply.send({ jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: retry shortly' }, id: null });
       return reply.send({ error: 'temporarily_unavailable', error_description: 'The service cannot reach its store; retry shortly.' });
     }

@@ -180,6 +180,14 @@ if ('unavailable' in claimed) {
       });
       assert.equal(mcp.statusCode, 503, mcp.body);
       assert.ok(Number(mcp.headers['retry-after']) >= 1);
+      const token = await stack.app.mcp.inject({
+        method: 'POST',
+        url: '/token',
+        headers: { host: 'mcp.reelay.test', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'grant_type=authorization_code&code=abc&client_id=some-client&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_verifier=x',
+      });
+      assert.equal(token.statusCode, 503, token.body);
+      assert.equal(token.json().error, 'temporarily_unavailable');
       assert.equal(logged('database unreachable'), 1, 'the outage is logged once');
     });
 
