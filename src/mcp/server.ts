@@ -65,7 +65,6 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   function answerError(url: string, reply: FastifyReply, err: { statusCode?: number; code?: string }) {
     // The database is down (an API key or OAuth record could not be read): a passing condition.
     if ((isAppError(err) && err.code === 'store_unavailable') || isConnectError(err)) {
-      deps.logger.debug({ url: url.split('?')[0] }, 'tool server: the store is not reachable');
       reply.code(503).header('retry-after', String((isAppError(err) ? err.retryAfterSeconds : undefined) ?? 5));
       if (url.split('?')[0] === '/') return reply.send({ jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: retry shortly' }, id: null });
       return reply.send({ error: 'temporarily_unavailable', error_description: 'The service cannot reach its store; retry shortly.' });
