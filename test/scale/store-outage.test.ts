@@ -162,6 +162,30 @@ if ('unavailable' in claimed) {
       }
     });
 
+    it('with Redis stalled (connections open, no replies), a caller waits for a command timeout at most once per outage', async () => {
+      const link = stack.app.services.redisLink!;
+      await linkBecomes(true);
+      const before = link.stats();
+      redisRelay.stall();
+      // Both start while Redis is thought up: each may wait once for its command's timeout (1 s).
+      const first = await Promise.all([freshVideo(), freshVideo()].map(timedGet));
+      assertAnswered(first);
+      assert.equal(link.isUp(), false, 'a timed-out command marks Redis down');
+      const tripped = link.stats();
+      assert.ok(tripped.timedOutCommands - before.timedOutCommands <= first.length, `${tripped.timedOutCommands - before.timedOutCommands} timeouts`);
+      assert.equal(tripped.outages, before.outages + 1);
+
+      const later = await Promise.all([freshVideo(), freshVideo(), freshVideo(), freshVideo()].map(timedGet));
+      assertAnswered(later);
+      assert.deepEqual(link.stats(), tripped, 'once Redis is known down no caller sends it anything, so none waits');
+
+      redisRelay.restore();
+      await linkBecomes(true);
+      const path = freshVideo();
+      assert.equal((await stack.get(path)).status, 200);
+      assert.match(String((await stack.get(path)).headers['cache-status']), /hit/);
+    });
+
     it('with PostgreSQL cut, API keys are refused with 503 store_unavailable (REST and MCP), never accepted unchecked', async () => {
       pgRelay.cut();
       for (let i = 0; i < 3; i++) {
@@ -189,6 +213,7 @@ if ('unavailable' in claimed) {
       assert.equal(token.statusCode, 503, token.body);
       assert.equal(token.json().error, 'temporarily_unavailable');
       assert.equal(logged('database unreachable'), 1, 'the outage is logged once');
+      assert.equal(logged('redis unreachable'), 3, 'each Redis outage (cut, lock, stall) was logged once');
     });
 
     it('with PostgreSQL cut, /readyz answers 503 within its bound and names the database', async () => {
