@@ -1,22 +1,19 @@
 // createServices/createApp: wires config, stores, cache, platform client, operations and both
 // listeners. Nothing happens at import time; main.ts and the tests decide what to start.
 import { readFile } from 'node:fs/promises';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { isProxyUrl, type Config } from './config/config.ts';
-import { openStore, createKeyService, createUsageRecorder } from './storage/index.ts';
+import { openStore, createKeyService, createStoreGuard, createUsageRecorder, type StoreGuard } from './storage/index.ts';
 import type { KeyService } from './storage/keys.ts';
 import type { UsageRecorder } from './storage/usage-recorder.ts';
 import type { Store } from './storage/types.ts';
-import { createMemoryStore } from './cache/memory-store.ts';
-import { createRedisStore } from './cache/redis-store.ts';
-import { createLocalCoalescer, createRedisCoalescer } from './cache/coalescer.ts';
 import { createResponseCache } from './cache/response-cache.ts';
-import { createRateLimiter, type RateLimiter } from './cache/rate-limit.ts';
+import type { RateLimiter } from './cache/rate-limit.ts';
+import type { RedisLink } from './cache/redis-link.ts';
 import { scalePolicies } from './cache/policies.ts';
 import { createPlatformClient, type PlatformClientDeps } from './upstream/client.ts';
-import { createRedisIdentityHealthStore } from './upstream/redis-health.ts';
 import { defaultUpstreamConfig, resolveUpstreamConfig } from './upstream/config.ts';
 import { findChromium } from './upstream/transport/browser.ts';
 import type { BrowserSettings } from './upstream/transport/fallback.ts';
@@ -28,6 +25,7 @@ import { createHttpServer, socialNsUrl } from './http/server.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createMcpServer } from './mcp/server.ts';
 import { createRegistrationLimits } from './oauth/registration-limits.ts';
+import { checkReadiness, createSharedState, type Readiness } from './stores.ts';
 
 /** Never log these: API keys, OAuth tokens, identity cookies. */
 export const LOG_REDACT_PATHS = [
@@ -58,32 +56,16 @@ export type Services = {
   rateLimiter: RateLimiter;
   metrics: Metrics;
   redis: Redis | undefined;
-  /** Bytes held by the in-memory response cache; undefined when the cache lives in Redis. */
-  cacheSizeBytes(): number | undefined;
-  ready(): Promise<void>;
+  /** Redis and what this node knows of its health; undefined without Redis. */
+  redisLink: RedisLink | undefined;
+  /** What this node knows of its database's health (API key checks go through it). */
+  databaseGuard: StoreGuard;
+  /** Bytes held by the in-memory response cache (with Redis: its fallback while Redis is down). */
+  cacheSizeBytes(): number;
+  /** Which stores answer now; resolves within a second, never rejects. */
+  ready(): Promise<Readiness>;
   close(): Promise<void>;
 };
-
-async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  // Without a listener ioredis prints each failure to the console; the first one is also the real
-  // reason a start fails (connect() itself only says "Connection is closed").
-  let lastError: Error | undefined;
-  redis.on('error', (error: Error) => {
-    lastError = error;
-    logger.warn({ err: error.message }, 'redis connection error');
-  });
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    redis.disconnect();
-    const where = new URL(url);
-    const reason = (lastError ?? (error as Error)).message;
-    throw new Error(`Cannot connect to Redis at ${where.hostname}:${where.port || 6379} (REELAY_REDIS_URL): ${reason}`);
-  }
-  return redis;
-}
 
 export type ServicesOptions = {
   logger?: Logger;
@@ -138,42 +120,60 @@ export async function createConfiguredClient(
   });
 }
 
+function databasePassword(databaseUrl: string | undefined): string {
+  try {
+    return databaseUrl ? decodeURIComponent(new URL(databaseUrl).password) : '';
+  } catch {
+    return '';
+  }
+}
+
 /** Everything but the listeners: used by `serve`, `demo` and `export`. */
 export async function createServices(config: Config, options: ServicesOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config);
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const keys = createKeyService({ store });
-  const usage = createUsageRecorder({ store, onError: (error) => logger.warn({ err: error }, 'usage flush failed') });
-  const metrics = createMetrics({ defaultMetrics: true });
   // One budget for everything this node caches: the projection memo takes an eighth (at most 32 MiB).
   const renderedMaxBytes = Math.min(RENDERED_BYTES_MAX, Math.floor(config.cacheMaxBytes / 8));
-  const memoryStore = redis ? undefined : createMemoryStore({ maxBytes: Math.max(1, config.cacheMaxBytes - renderedMaxBytes) });
-  const byteStore = memoryStore ?? createRedisStore({ redis: redis as Redis });
-  const local = createLocalCoalescer();
-  const coalescer = redis ? createRedisCoalescer({ redis, local, logger }) : local;
+  const shared = await createSharedState({ ...config, cacheMaxBytes: Math.max(1, config.cacheMaxBytes - renderedMaxBytes) }, logger);
+  let store: Store;
+  try {
+    store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onError: (error) => logger.debug({ err: error.message }, 'idle database connection failed') });
+  } catch (error) {
+    shared.close();
+    throw error;
+  }
+  const databaseGuard = createStoreGuard({ logger, secrets: [databasePassword(config.databaseUrl)] });
+  const keys = createKeyService({ store, guard: databaseGuard });
+  // Usage counts wait in memory while the database is down (bounded; what overflows is counted and logged).
+  const usage = createUsageRecorder({
+    store,
+    onOutage: (error) => logger.warn({ err: (error as Error).message }, 'usage counts cannot be written: kept in memory until the database returns'),
+    onRecovery: ({ droppedRequests }) => logger.info({ droppedRequests }, 'usage counts written again'),
+  });
+  const metrics = createMetrics({ defaultMetrics: true });
   const cache = createResponseCache({
-    store: byteStore,
-    coalescer,
+    store: shared.byteStore,
+    coalescer: shared.coalescer,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     onEvent: (event) => metrics.observeCache(event.status),
   });
   const client = await createConfiguredClient(config.platform, logger, {
     // Shared so every node prefers the identities the platform still serves.
-    ...(redis ? { identityHealth: createRedisIdentityHealthStore({ redis }) } : {}),
+    ...(shared.identityHealth ? { identityHealth: shared.identityHealth } : {}),
     onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000),
   });
   // Cursors are sealed with the key the nodes share through the database.
   const cursors = await createStoredCursorSigner(store);
-  const executor = createExecutor({
-    client,
-    cursors,
-    cache,
-    policies: scalePolicies(config.cacheTtlFactor),
-    config: { publicBaseUrl: config.publicUrl, socialNsUrl: socialNsUrl(config.publicUrl), webOrigin: config.platform.webOrigin },
-  }, { renderedMaxBytes });
-  const rateLimiter = createRateLimiter({ redis, points: config.rateLimit.points, durationSeconds: config.rateLimit.durationSeconds });
+  const executor = createExecutor(
+    {
+      client,
+      cursors,
+      cache,
+      policies: scalePolicies(config.cacheTtlFactor),
+      config: { publicBaseUrl: config.publicUrl, socialNsUrl: socialNsUrl(config.publicUrl), webOrigin: config.platform.webOrigin },
+    },
+    { renderedMaxBytes },
+  );
   return {
     config,
     logger,
@@ -182,21 +182,20 @@ export async function createServices(config: Config, options: ServicesOptions = 
     usage,
     client,
     executor,
-    rateLimiter,
+    rateLimiter: shared.rateLimiter,
     metrics,
-    redis,
-    cacheSizeBytes: () => memoryStore?.sizeBytes(),
-    async ready() {
-      await store.listKeys('ready-probe');
-      if (redis) await redis.ping();
-    },
+    redis: shared.link?.client,
+    redisLink: shared.link,
+    databaseGuard,
+    cacheSizeBytes: () => shared.memoryStore.sizeBytes(),
+    ready: () => checkReadiness(store, shared.link),
     async close() {
       cursors.close();
       await usage.close();
       await client.close();
       await cache.close();
       await store.close();
-      redis?.disconnect();
+      shared.close();
     },
   };
 }

@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   platform_unreachable: { status: 502, title: 'Platform unreachable', retryable: true },
   upstream_blocked: { status: 503, title: 'Upstream blocked', retryable: true },
   unavailable: { status: 503, title: 'Service unavailable', retryable: true },
+  store_unavailable: { status: 503, title: 'Store unavailable', retryable: true },
   upstream_timeout: { status: 504, title: 'Upstream timeout', retryable: true },
 } as const;
 

@@ -63,10 +63,19 @@ export type RedisCoalescerOptions = {
   pollInitialMs?: number;
   pollMaxMs?: number;
   logger?: CacheLogger;
+  /** False while Redis is known down: callers then coalesce in this process only, without asking it. */
+  available?: () => boolean;
+  /**
+   * Told of every failed Redis call (so a health flag can trip); when given, it is also what
+   * reports them, and the coalescer does not log each one.
+   */
+  onRedisFailure?: (error: unknown) => void;
 };
 
 /** Deletes the lock only if it is still ours, so a late finisher never frees someone else's lock. */
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Bound on remembered unreleased locks (one per key whose work spanned a Redis outage). */
+const ORPHANS_MAX = 10_000;
 
 const doneMessageSchema = z.object({
   key: z.string(),
@@ -155,11 +164,15 @@ function openMailbox(key: string, listeners: Map<string, Set<(message: DoneMessa
 }
 
 export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer {
-  const { redis, prefix = 'reelay:coalesce:', lockTtlMs = 30_000, waitMs = 10_000, logger } = options;
+  const { redis, prefix = 'reelay:coalesce:', lockTtlMs = 30_000, waitMs = 10_000, available = () => true } = options;
+  const { logger } = options;
+  const onRedisFailure = options.onRedisFailure ?? (() => {});
+  /** Redis failures are logged here only when no one else reports them (once per outage). */
+  const failureLogger = options.onRedisFailure === undefined ? logger : undefined;
   const { pollInitialMs = 20, pollMaxMs = 250 } = options;
   const local = options.local ?? createLocalCoalescer();
   const channel = `${prefix}done`;
-  const done = createDoneListener(options.subscriber ?? redis.duplicate(), options.subscriber === undefined, channel, logger);
+  const done = createDoneListener(options.subscriber ?? redis.duplicate(), options.subscriber === undefined, channel, failureLogger);
 
   async function tryLock(lockKey: string, token: string): Promise<boolean> {
     return (await redis.set(lockKey, token, 'PX', lockTtlMs, 'NX')) === 'OK';
@@ -171,7 +184,28 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
       await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
       await redis.publish(channel, JSON.stringify(message));
     } catch (cause) {
-      logger?.warn({ err: cause }, 'coalescer: releasing the lock failed; waiters fall back to polling');
+      remember(lockKey, token);
+      onRedisFailure(cause);
+      failureLogger?.warn({ err: cause }, 'coalescer: releasing the lock failed; waiters fall back to polling');
+    }
+  }
+
+  /**
+   * Locks whose release failed (Redis went away while their work ran). Left alone they would hold
+   * their key for the whole lock lifetime after Redis returns, and every caller of that key would
+   * wait it out: they are released as soon as Redis answers again.
+   */
+  const orphans = new Map<string, { token: string; expiresAtMs: number }>();
+
+  function remember(lockKey: string, token: string): void {
+    if (orphans.size >= ORPHANS_MAX) orphans.delete(orphans.keys().next().value as string);
+    orphans.set(lockKey, { token, expiresAtMs: Date.now() + lockTtlMs });
+  }
+
+  async function releaseOrphans(): Promise<void> {
+    for (const [lockKey, { token, expiresAtMs }] of orphans) {
+      if (expiresAtMs > Date.now()) await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
+      orphans.delete(lockKey);
     }
   }
 
@@ -215,7 +249,8 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
         const found = peek === undefined ? undefined : await peek();
         if (found !== undefined) return found;
         // The holder finished (its result may be gone already) or vanished: try to become the holder.
-        const locked = await tryLock(lockKey, token).catch(() => undefined);
+        if (!available()) break;
+        const locked = await tryLock(lockKey, token).catch((error: unknown) => void onRedisFailure(error));
         if (locked === undefined) break;
         if (locked) return await runHolding(key, lockKey, token, fn, peek, signal);
         await mailbox.wait(Math.min(delayMs, Math.max(0, deadline - Date.now())));
@@ -225,7 +260,7 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
       mailbox.dispose();
     }
     if (signal.aborted) throw signal.reason;
-    logger?.warn({ waitMs }, 'coalescer: gave up waiting for another node (or Redis failed); running locally');
+    if (available()) logger?.warn({ waitMs }, 'coalescer: gave up waiting for another node (or Redis failed); running locally');
     return fn(signal);
   }
 
@@ -235,14 +270,18 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
     peek: (() => Promise<T | undefined>) | undefined,
     signal: AbortSignal,
   ): Promise<T> {
+    // Redis being down must not take answers down with it, nor make each one wait on it first:
+    // coalesce in-process only (local.run already collapsed this process's callers).
+    if (!available()) return fn(signal);
     const lockKey = `${prefix}lock:${key}`;
     const token = randomUUID();
     let locked: boolean;
     try {
+      if (orphans.size > 0) await releaseOrphans();
       locked = await tryLock(lockKey, token);
     } catch (err) {
-      // Redis being down must not take answers down with it: coalesce in-process only.
-      logger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
+      onRedisFailure(err);
+      failureLogger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
       return fn(signal);
     }
     if (locked) return runHolding(key, lockKey, token, fn, peek, signal);

@@ -20,6 +20,8 @@ export type MemoryStoreOptions = {
 export type MemoryStore = ByteStore & {
   /** Bytes currently charged against `maxBytes` (bodies, keys and per-entry overhead). */
   sizeBytes(): number;
+  /** Drops every entry. */
+  clear(): void;
   readonly maxBytes: number;
 };
 
@@ -37,6 +39,7 @@ export function createMemoryStore({ maxBytes, clock }: MemoryStoreOptions): Memo
   return {
     maxBytes,
     sizeBytes: () => lru.calculatedSize,
+    clear: () => lru.clear(),
     async get(key) {
       return lru.get(key);
     },

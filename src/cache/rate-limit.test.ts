@@ -62,3 +62,25 @@ test('a policy name is rendered as an escaped Structured Fields string', () => {
     name: 'naïve',
   }), RangeError);
 });
+
+test('while Redis is known down the node counts alone, without calling Redis', async () => {
+  let calls = 0;
+  let armed = false;
+  // Any use of the client once the limiter exists counts; asking it while "unavailable" fails this test.
+  const redis = new Proxy({}, { get: () => (armed ? () => void calls++ : () => undefined) });
+  const limiter = createRateLimiter({ redis: redis as never, available: () => false, points: 2, durationSeconds: 60 });
+  armed = true;
+  const results = [];
+  for (let i = 0; i < 3; i++) results.push((await limiter.consume('k')).allowed);
+  assert.deepEqual(results, [true, true, false], 'the full limit, enforced by this node');
+  assert.equal(calls, 0);
+});
+
+test('a Redis failure is reported and the request is counted by this node instead', async () => {
+  const failures: unknown[] = [];
+  const redis = { status: 'ready', rlflxIncr: undefined, defineCommand() {}, multi: () => { throw new Error('Command timed out'); } };
+  const limiter = createRateLimiter({ redis: redis as never, onRedisFailure: (e) => failures.push(e), points: 1, durationSeconds: 60 });
+  assert.equal((await limiter.consume('k')).allowed, true);
+  assert.equal((await limiter.consume('k')).allowed, false);
+  assert.equal(failures.length, 2);
+});

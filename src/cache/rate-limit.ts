@@ -23,39 +23,48 @@ export type RateLimiter = {
 export type RateLimiterOptions = {
   /** Shared counters across nodes; without it, counters live in this process. */
   redis?: Redis;
+  /** False while Redis is known down: this node then counts alone, without asking Redis. */
+  available?: () => boolean;
+  /** Told of every failed Redis call, so a health flag can trip. */
+  onRedisFailure?: (error: unknown) => void;
   points: number;
   durationSeconds: number;
   keyPrefix?: string;
 };
 
-export function createRateLimiter({ redis, points, durationSeconds, keyPrefix = 'reelay:rl' }: RateLimiterOptions): RateLimiter {
+export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
+  const { redis, points, durationSeconds, keyPrefix = 'reelay:rl', available = () => true, onRedisFailure = () => {} } = options;
   if (!Number.isSafeInteger(points) || points <= 0) throw new RangeError(`points must be a positive integer, got ${points}`);
   if (!Number.isSafeInteger(durationSeconds) || durationSeconds <= 0) {
     throw new RangeError(`durationSeconds must be a positive integer, got ${durationSeconds}`);
   }
   const memory = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix });
-  // With Redis down, each node limits on its own (the insurance limiter) instead of failing requests;
-  // rejectIfRedisNotReady avoids queueing behind a reconnect.
-  const limiter = redis === undefined
-    ? memory
-    : new RateLimiterRedis({
-      storeClient: redis,
-      points,
-      duration: durationSeconds,
-      keyPrefix,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: memory,
-    });
+  // rejectIfRedisNotReady: a call while reconnecting fails at once instead of queueing.
+  const shared = redis === undefined
+    ? undefined
+    : new RateLimiterRedis({ storeClient: redis, points, duration: durationSeconds, keyPrefix, rejectIfRedisNotReady: true });
+
+  async function consumeFrom(limiter: RateLimiterMemory | RateLimiterRedis, key: string): Promise<RateLimitResult> {
+    try {
+      return toResult(true, points, await limiter.consume(key));
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) return toResult(false, points, outcome);
+      throw outcome;
+    }
+  }
 
   return {
     limit: points,
     windowSeconds: durationSeconds,
     async consume(key) {
+      // With Redis down, each node enforces the whole limit alone on its own counters: a request
+      // is never refused or delayed because the shared counter cannot be reached.
+      if (shared === undefined || !available()) return consumeFrom(memory, key);
       try {
-        return toResult(true, points, await limiter.consume(key));
-      } catch (outcome) {
-        if (outcome instanceof RateLimiterRes) return toResult(false, points, outcome);
-        throw outcome;
+        return await consumeFrom(shared, key);
+      } catch (error) {
+        onRedisFailure(error);
+        return consumeFrom(memory, key);
       }
     },
   };

@@ -16,6 +16,8 @@ import { buildOpenApi } from './openapi.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { socialContext } from '../activitystreams/index.ts';
 
+export type Readiness = { database: 'ok' | 'down'; redis?: 'ok' | 'down' };
+
 export type HttpDeps = {
   config: Config;
   executor: Executor;
@@ -24,8 +26,8 @@ export type HttpDeps = {
   rateLimiter: RateLimiter;
   usage: UsageRecorder | undefined;
   metrics: Metrics;
-  /** Resolves when every backing store answers; rejects otherwise. */
-  ready(): Promise<void>;
+  /** Which backing stores answer now (`redis` absent when none is configured); bounded in time, never rejects. */
+  ready(): Promise<Readiness>;
   logger: Logger;
 };
 
@@ -133,14 +135,15 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
     mcp: config.mcpPublicUrl,
   }));
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Ready while the node can answer: without its database no API key can be checked (503); without
+  // Redis it answers from its own memory, so it stays in rotation and says it is degraded.
   app.get('/readyz', async (request, reply) => {
-    try {
-      await deps.ready();
-      return { status: 'ready' };
-    } catch (error) {
-      request.log.warn({ err: error }, 'not ready');
-      return sendProblem(reply, request, new AppError('unavailable', 'A backing store is not reachable.'), config.publicUrl);
+    const stores = await deps.ready();
+    reply.header('cache-control', 'no-store');
+    if (stores.database === 'down') {
+      return sendProblem(reply, request, new AppError('unavailable', 'The database is not reachable.', { details: { ...stores }, retryAfterSeconds: 5 }), config.publicUrl);
     }
+    return { status: stores.redis === 'down' ? 'degraded' : 'ready', ...stores };
   });
   app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
   const openapi = JSON.stringify(buildOpenApi(deps.operations, config));

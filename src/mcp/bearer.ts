@@ -6,6 +6,7 @@ import type { ServerUrls } from '../oauth/urls.ts';
 import { isSameResource } from '../oauth/urls.ts';
 import { DEFAULT_SCOPE } from '../oauth/metadata.ts';
 import type { KeyService } from './types.ts';
+import { isAppError } from '../errors.ts';
 
 export type BearerResult = { ok: true; key: ApiKeyRecord } | { ok: false };
 
@@ -42,7 +43,20 @@ export async function authenticateBearer(
     await refuse(reply, 401, challenge(urls), 'Unauthorized: send Authorization: Bearer <API key>');
     return { ok: false };
   }
-  const key = await keys.authenticate(match[1]);
+  let key;
+  try {
+    key = await keys.authenticate(match[1]);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'store_unavailable') throw error;
+    // The key could not be checked: refused for now, never accepted unchecked (and not a 401,
+    // which would send an OAuth client off to sign in again).
+    await reply
+      .code(503)
+      .header('retry-after', String(error.retryAfterSeconds ?? 5))
+      .header('content-type', 'application/json; charset=utf-8')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: `Service unavailable: ${error.message}`, data: { code: error.code } }, id: null });
+    return { ok: false };
+  }
   // A key minted by OAuth for another resource is not ours to accept (RFC 8707 audience).
   if (!key || (key.resource !== null && !isSameResource(key.resource, urls.resource))) {
     const header = challenge(urls, { code: 'invalid_token', description: 'The API key is invalid, expired or revoked' });

@@ -13,6 +13,8 @@ import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
 import { closedEarlySignal } from '../operations/deadline.ts';
 import { trustProxyOption } from '../config/config.ts';
+import { isAppError } from '../errors.ts';
+import { isConnectError } from '../storage/guard.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
 
@@ -65,6 +67,12 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
 
   /** JSON-RPC errors on the MCP endpoint, RFC 6749 bodies on the OAuth endpoints. */
   function answerError(url: string, reply: FastifyReply, err: { statusCode?: number; code?: string }) {
+    // The database is down (an API key or OAuth record could not be read): a passing condition.
+    if ((isAppError(err) && err.code === 'store_unavailable') || isConnectError(err)) {
+      reply.code(503).header('retry-after', String((isAppError(err) ? err.retryAfterSeconds : undefined) ?? 5));
+      if (url.split('?')[0] === '/') return reply.send({ jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: retry shortly' }, id: null });
+      return reply.send({ error: 'temporarily_unavailable', error_description: 'The service cannot reach its store; retry shortly.' });
+    }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) deps.logger.error({ err, url: url.split('?')[0] }, 'tool server error');
     const message = status === 413 ? 'Request body too large' : status === 500 ? 'Internal error' : 'Bad request';

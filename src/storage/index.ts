@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createPostgresStore } from './postgres-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './types.ts';
+import { isConnectError } from './guard.ts';
 
 export type OpenStoreOptions = {
   /** REELAY_DATABASE_URL: a postgres:// or postgresql:// URL. */
@@ -19,10 +20,8 @@ export { createKeyService, generateKey, hashSecret } from './keys.ts';
 export { createUsageRecorder } from './usage-recorder.ts';
 export { createPostgresStore } from './postgres-store.ts';
 export { createSqliteStore } from './sqlite-store.ts';
+export { createStoreGuard, isConnectError, type StoreGuard } from './guard.ts';
 
-// SQLSTATE classes 08 (connection), 28 (authorization), 3D000 (no such database), 57P03 (starting up).
-const CONNECT_SQLSTATE = /^(08|28|3D000|57P03)/;
-const CONNECT_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** `host:port/database` of a PostgreSQL URL, never the user's password. */
 export function describePostgresUrl(databaseUrl: string): string {
@@ -30,13 +29,6 @@ export function describePostgresUrl(databaseUrl: string): string {
   const host = url.hostname || url.searchParams.get('host') || 'localhost';
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default database)';
   return `${host}:${url.port || '5432'}/${database}`;
-}
-
-function isConnectError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (CONNECT_SQLSTATE.test(code) || CONNECT_ERRNO.has(code))) return true;
-  return /timeout|terminated|connect/i.test(error.message) || error instanceof AggregateError;
 }
 
 function reasonOf(error: unknown, secret: string): string {

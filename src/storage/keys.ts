@@ -3,6 +3,7 @@
 
 import crypto from 'node:crypto';
 import type { ApiKeyRecord, NewApiKey, Store } from './types.ts';
+import type { StoreGuard } from './guard.ts';
 
 export const KEY_PREFIX = 'rly_';
 /** Characters of a key that are safe to display and to revoke by (`rly_` + 8). */
@@ -40,7 +41,10 @@ export type KeyService = {
   createFirst(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord } | null>;
   /** A new key and its record, not stored: for a caller that writes it in a larger transaction. */
   prepare(input: CreateKeyInput): Promise<{ key: string; record: NewApiKey }>;
-  /** The key's record, or null for unknown, malformed, revoked or expired keys. */
+  /**
+   * The key's record, or null for unknown, malformed, revoked or expired keys. Rejects with
+   * AppError store_unavailable when the store cannot be asked: a key is never accepted unchecked.
+   */
   authenticate(key: string): Promise<ApiKeyRecord | null>;
   list(): Promise<ApiKeyRecord[]>;
   /** Revokes by key id, display prefix or the full key; returns how many keys were revoked. */
@@ -52,6 +56,8 @@ export type KeyServiceOptions = {
   clock?: () => Date;
   /** lastUsedAt is written at most this often per key, so a busy key is not a write per request. */
   touchIntervalMs?: number;
+  /** Turns an unreachable store into store_unavailable, failing fast while it is known down. */
+  guard?: Pick<StoreGuard, 'run' | 'isDown'>;
 };
 
 /** Constant-time comparison of two hex SHA-256 digests; unequal lengths never match. */
@@ -62,7 +68,9 @@ function sameHash(storedHex: string, computedHex: string): boolean {
   return crypto.timingSafeEqual(stored, computed);
 }
 
-export function createKeyService({ store, clock = () => new Date(), touchIntervalMs = 60_000 }: KeyServiceOptions): KeyService {
+const UNGUARDED: Pick<StoreGuard, 'run' | 'isDown'> = { run: (fn) => fn(), isDown: () => false };
+
+export function createKeyService({ store, clock = () => new Date(), touchIntervalMs = 60_000, guard = UNGUARDED }: KeyServiceOptions): KeyService {
   // Last touch per key id on this node: keeps concurrent requests from all writing lastUsedAt.
   // It never caches a positive authentication; the record is read from the store every time.
   const lastTouch = new Map<string, number>();
@@ -90,7 +98,7 @@ export function createKeyService({ store, clock = () => new Date(), touchInterva
   /** The record with lastUsedAt as this request leaves it. */
   async function touch(record: ApiKeyRecord, now: Date): Promise<ApiKeyRecord> {
     const last = Math.max(record.lastUsedAt?.getTime() ?? -Infinity, lastTouch.get(record.id) ?? -Infinity);
-    if (now.getTime() - last < touchIntervalMs) return record;
+    if (now.getTime() - last < touchIntervalMs || guard.isDown()) return record;
     if (lastTouch.size >= TOUCH_TRACKED_MAX) lastTouch.clear();
     lastTouch.set(record.id, now.getTime());
     try {
@@ -139,7 +147,7 @@ export function createKeyService({ store, clock = () => new Date(), touchInterva
     async authenticate(key) {
       if (typeof key !== 'string' || !isWellFormedKey(key)) return null;
       const hash = hashSecret(key);
-      const record = await store.findKeyByHash(hash);
+      const record = await guard.run(() => store.findKeyByHash(hash));
       if (!record || !sameHash(record.hash, hash)) return null;
       const now = clock();
       if (record.revokedAt !== null) return null;

@@ -65,23 +65,40 @@ test('close flushes what is buffered and later records are ignored', async () =>
 
 test('counts that fail to write are kept and written by the next flush', async () => {
   const store = fakeStore(1);
-  const errors: unknown[] = [];
-  const recorder = createUsageRecorder({ store, flushMs: 1000, onError: (e) => errors.push(e) });
+  const outages: unknown[] = [];
+  const recoveries: unknown[] = [];
+  const recorder = createUsageRecorder({ store, flushMs: 1000, onOutage: (e) => outages.push(e), onRecovery: (d) => recoveries.push(d) });
   recorder.record('k1', 'op', at, 2);
   await recorder.flush();
-  assert.equal(errors.length, 1);
+  assert.equal(outages.length, 1);
   assert.deepEqual(store.calls, []);
   recorder.record('k1', 'op', at, 1);
   await recorder.flush();
   assert.deepEqual(store.calls, [{ keyId: 'k1', operation: 'op', day: '2030-05-01', count: 3 }]);
+  assert.deepEqual(recoveries, [{ droppedRequests: 0 }]);
   await recorder.close();
 });
 
-test('the buffer holds at most entriesMax distinct entries', async () => {
+test('a failing store is asked once per flush and the outage is reported once, however many entries wait', async () => {
+  let asked = 0;
+  const store = { async addUsage() { asked++; throw new Error('database down'); } };
+  const outages: unknown[] = [];
+  const recorder = createUsageRecorder({ store, onOutage: (e) => outages.push(e) });
+  for (const op of ['a', 'b', 'c']) recorder.record('k1', op, at);
+  for (let i = 0; i < 3; i++) await recorder.flush();
+  assert.equal(asked, 3, 'one attempt per flush, not one per entry');
+  assert.equal(outages.length, 1);
+  assert.deepEqual(recorder.stats(), { bufferedEntries: 3, droppedRequests: 0 });
+  await recorder.close();
+});
+
+test('the buffer holds at most entriesMax distinct entries and counts the requests it drops', async () => {
   const store = fakeStore();
   const recorder = createUsageRecorder({ store, entriesMax: 2 });
   for (const op of ['a', 'b', 'c']) recorder.record('k1', op, at);
   recorder.record('k1', 'a', at);
+  recorder.record('k1', 'd', at, 4);
+  assert.equal(recorder.stats().droppedRequests, 5);
   await recorder.close();
   assert.deepEqual(store.calls.map((c) => [c.operation, c.count]), [['a', 2], ['b', 1]]);
 });

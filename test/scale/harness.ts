@@ -21,7 +21,14 @@ export type ScaleStack = {
   close(): Promise<void>;
 };
 
-export async function startScaleStack(options: { emulator?: EmulatorOptions; config?: ConfigInput } = {}): Promise<ScaleStack> {
+export type ScaleStackOptions = {
+  emulator?: EmulatorOptions;
+  config?: ConfigInput;
+  /** Where the service's JSON log lines go (set `logLevel` in `config` to see them). */
+  logs?: { write(line: string): void };
+};
+
+export async function startScaleStack(options: ScaleStackOptions = {}): Promise<ScaleStack> {
   const emulator = await startEmulator({ seed: 1, ...options.emulator });
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-scale-'));
   const config = parseConfig({
@@ -39,7 +46,7 @@ export async function startScaleStack(options: { emulator?: EmulatorOptions; con
   });
   let offsetMs = 0;
   const clock = { now: () => Date.now() + offsetMs };
-  const services = await createServices(config, { logger: createLogger(config), clock });
+  const services = await createServices(config, { logger: createLogger(config, options.logs), clock });
   const app = createApp(services);
   const { key } = await services.keys.create({ name: 'scale' });
   return {
