@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   not_acceptable: { status: 406, title: 'Not acceptable', retryable: false },
   payload_too_large: { status: 413, title: 'Payload too large', retryable: false },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', retryable: false },
+  headers_too_large: { status: 431, title: 'Request header fields too large', retryable: false },
   rate_limited: { status: 429, title: 'Too many requests', retryable: true },
   internal: { status: 500, title: 'Internal error', retryable: false },
   upstream_error: { status: 502, title: 'Upstream error', retryable: true },

@@ -70,7 +70,9 @@ function rawProblem(status: number, publicUrl: string): RawAnswer {
   const error =
     status === 405
       ? new AppError('method_not_allowed', 'CONNECT is not supported.')
-      : new AppError('invalid_request', status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.');
+      : status === 431
+        ? new AppError('headers_too_large', 'The request headers are too large.')
+        : new AppError('invalid_request', 'The request is not valid HTTP.');
   const problem = { ...toProblem(error, '', randomUUID(), publicUrl), status };
   return { contentType: 'application/problem+json', body: JSON.stringify(problem) };
 }
@@ -84,7 +86,7 @@ function fromFrameworkError(error: { statusCode?: number; code?: string }): AppE
     406: ['not_acceptable', 'No acceptable representation.'],
     413: ['payload_too_large', 'The request body is too large.'],
     415: ['unsupported_media_type', 'Unsupported content type.'],
-    431: ['invalid_request', 'The request headers are too large.'],
+    431: ['headers_too_large', 'The request headers are too large.'],
   };
   const hit = error.statusCode !== undefined ? byStatus[error.statusCode] : undefined;
   return hit ? new AppError(hit[0], hit[1], { cause: error }) : undefined;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DEADLINE_MESSAGE } from '../../src/errors.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
+import { recordTotals } from './helpers/figures.ts';
 
 const STORM_CLIENTS = 50;
 const USER_PATHS = ['/api/user/detail/', '/@*'];
@@ -14,7 +15,10 @@ let stack: Stack;
 before(async () => {
   stack = await startStack({ env: { REELAY_REQUEST_DEADLINE_MS: '5000', REELAY_UPSTREAM_TIMEOUT_MS: '10000', REELAY_UPSTREAM_CONCURRENCY: '128' } });
 });
+let requests = 0;
+let unexpected5xx = 0;
 after(async () => {
+  recordTotals({ requests, unexpected5xx, crashes: stack?.service.alive() ? 0 : 1 });
   // stop() fails the file when the service logged anything at fatal level.
   await stack?.close();
 });
@@ -65,6 +69,8 @@ test(`${STORM_CLIENTS} clients aborting mid-request leave the service healthy an
   const users = Object.values(stack.emulator.manifest.users).filter((u): u is string => typeof u === 'string');
   const burst = await Promise.all(Array.from({ length: STORM_CLIENTS }, (_, i) => get(`/v1/platform/users/${users[i % users.length]}`)));
   const statuses = burst.map((r) => r.status);
+  requests += STORM_CLIENTS * 2 + 1;
+  unexpected5xx += statuses.filter((s) => s >= 500).length;
   await Promise.all(burst.map((r) => r.arrayBuffer()));
   assert.ok(statuses.every((s) => s === 200 || s === 403 || s === 404), `burst after the storm: ${[...new Set(statuses)].join(', ')}`);
   assert.ok(stack.service.alive());

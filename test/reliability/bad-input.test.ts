@@ -9,9 +9,10 @@ import fc from 'fast-check';
 import { openStore, createKeyService } from '../../src/storage/index.ts';
 import { startStack, STACK_TRACE, type Stack } from './helpers/stack.ts';
 import { rawRequest, type RawResponse } from './helpers/raw-http.ts';
+import { ERROR_CODES } from '../../src/errors.ts';
 import { mcpRequests, oauthRequests, restRequests, type BadRequest, type Known } from './helpers/bad-inputs.ts';
 import { findLeaks, type Leak } from './helpers/secrets.ts';
-import { bump, printFigures } from './helpers/figures.ts';
+import { bump, printFigures, recordTotals } from './helpers/figures.ts';
 
 const RUNS = { rest: 3000, mcp: 1800, oauth: 400 } as const;
 
@@ -49,6 +50,7 @@ function judge(request: BadRequest, response: RawResponse): void {
   if (response.status >= 500) return violation(`${request.target}: ${response.status}`, request, response);
   if (STACK_TRACE.test(response.body)) violation(`${request.target}: stack trace in body`, request, response);
   leaks.push(...findLeaks(`${request.target} answer`, response.body, [known.key, known.revokedKey, known.expiredKey]));
+  expectRightStatus(request, response);
   if (response.status < 400 || request.method === 'HEAD') return;
   const type = response.headers['content-type'] ?? '';
   const body = parse(response.body);
@@ -66,6 +68,38 @@ function judge(request: BadRequest, response: RawResponse): void {
     if (typeof body?.error?.code !== 'number' && typeof body?.error !== 'string') violation('mcp: 4xx neither JSON-RPC nor OAuth error', request, response);
     else if (typeof body?.error?.code !== 'number') violation('MCP endpoint errors from the error handler in OAuth shape, not JSON-RPC', request, response, known_issues);
   } else if (typeof body?.error !== 'string') violation('oauth: 4xx without RFC 6749 error', request, response);
+}
+
+/** Served to anyone (README "Operations"): the index, probes, metrics, the API's documents, JSON-LD contexts, discovery. */
+const PUBLIC_PATHS = ['/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/docs/', '/ns/', '/.well-known/'];
+
+/**
+ * Not just "below 500": the status must be the right one for what was wrong. Without the valid key
+ * nothing succeeds; on REST only GET and HEAD can; a problem's status is the one its code has in
+ * the catalog; and a cursor that reelay did not hand out for this very list is a 400.
+ */
+function expectRightStatus(request: BadRequest, response: RawResponse): void {
+  const authorized = request.headers?.authorization === `Bearer ${known.key}`;
+  const ok = response.status >= 200 && response.status < 300;
+  // CORS preflights and the documented public documents answer without credentials by design.
+  const pathOnly = request.path.split('?')[0];
+  const isPublic = (request.method === 'GET' || request.method === 'HEAD') && PUBLIC_PATHS.some((p) => (p.endsWith('/') && p !== '/' ? pathOnly.startsWith(p) : pathOnly === p));
+  if (ok && !authorized && request.method !== 'OPTIONS' && !isPublic) violation(`${request.target}: ${response.status} without a valid key`, request, response);
+  if (request.target === 'rest') {
+    if (ok && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) violation(`rest: ${request.method} succeeded`, request, response);
+    const body = parse(response.body);
+    const code = typeof body?.code === 'string' ? (body.code as string) : undefined;
+    if (code && code in ERROR_CODES && ERROR_CODES[code as keyof typeof ERROR_CODES].status !== response.status) {
+      violation('rest: problem code and status disagree', request, response);
+    }
+    // The raw path may not even parse as a URL ("//"): read its query string as the server would.
+    const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : '';
+    const cursor = new URLSearchParams(query).get('cursor');
+    const foreignCursor = cursor !== null && cursor !== '' && cursor !== '0' && cursor !== known.cursor;
+    if (authorized && request.method === 'GET' && !request.body && foreignCursor && request.path.startsWith('/v1/') && response.status !== 400) {
+      violation('rest: a cursor reelay did not hand out was not a 400', request, response);
+    }
+  }
 }
 
 async function send(request: BadRequest): Promise<void> {
@@ -99,6 +133,8 @@ after(async () => {
     'edge-format issues by class': Object.fromEntries(Object.keys(known_issues).map((k) => [k, known_issues[k].length])),
     'secret leaks': leaks.length,
   });
+  const fivexx = [statuses.rest, statuses.mcp, statuses.oauth].flatMap((byStatus) => Object.entries(byStatus ?? {})).filter(([s]) => Number(s) >= 500);
+  recordTotals({ requests: tried, badInputs: tried, unexpected5xx: fivexx.reduce((n, [, c]) => n + c, 0), crashes: stack?.service.alive() ? 0 : 1 });
   await stack?.close();
 });
 
@@ -148,5 +184,7 @@ test('a key a client puts in a REST query string is not written to the request l
   const response = await fetch(`${stack.service.restUrl}/v1/platform/users/${known.username}?api_key=${known.key}`, { headers: { 'x-request-id': marker } });
   await response.arrayBuffer();
   await logMentions(marker);
+  // The request was logged (else the check below would prove nothing), and without the key.
+  assert.ok(stack.service.logs().includes(marker), 'the request never reached the log');
   assert.deepEqual(findLeaks('service logs', stack.service.logs(), [known.key]), []);
 });

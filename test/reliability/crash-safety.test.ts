@@ -15,7 +15,7 @@ import { createKeyWithCli, serviceEnv, startService, type ServiceProcess } from 
 import { registerClient, runGrant } from './helpers/oauth-flow.ts';
 import { integrityFindings, type Query } from './helpers/integrity.ts';
 import { findLeaks } from './helpers/secrets.ts';
-import { printFigures, type Figures } from './helpers/figures.ts';
+import { printFigures, recordTotals, type Figures } from './helpers/figures.ts';
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = 3;
@@ -120,6 +120,9 @@ async function crashRounds(backend: Backend): Promise<void> {
 
 after(() => {
   for (const [name, f] of Object.entries(figures)) printFigures(`crash safety (${name})`, f);
+  // Killed on purpose: those are not crashes; an acknowledged write refused afterwards is a lost one.
+  const lost = Object.values(figures).reduce((n, f) => n + Number(f['acknowledged but refused after restart'] ?? 0), 0);
+  recordTotals({ lostWrites: lost });
 });
 
 describe('crash safety', () => {

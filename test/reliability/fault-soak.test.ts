@@ -11,7 +11,7 @@ import { datasetPicks } from '../../bench/lib/measure.ts';
 import type { UpstreamSample } from '../../bench/lib/timing-proxy.ts';
 import { startStack, STACK_TRACE, type Stack } from './helpers/stack.ts';
 import { findLeaks } from './helpers/secrets.ts';
-import { bump, printFigures } from './helpers/figures.ts';
+import { bump, printFigures, recordTotals } from './helpers/figures.ts';
 
 const SOAK_MS = Number(process.env.RELIABILITY_SOAK_SECONDS ?? 120) * 1000;
 const WORKERS = 16;
@@ -29,6 +29,8 @@ const MB = 1024 * 1024;
  * only a runaway leak reaches, not a flatness check that depends on when memory is returned.
  */
 const HEAP_CAP_MB = 192;
+/** Larger than what the soak reads (its key set is bounded), so warm items stay cached to be served stale. */
+const CACHE_BUDGET_MB = 64;
 const RSS_CEILING_MB = 768;
 
 let stack: Stack;
@@ -37,6 +39,9 @@ const faults: Record<string, number> = {};
 const violations: string[] = [];
 const rss: { atMs: number; mb: number }[] = [];
 let requests = 0;
+let unexpected5xx = 0;
+/** RSS of the idle service, before warm-up: the soak's growth is measured from it. */
+let idleRssMb = Number.NaN;
 let staleAnswers = 0;
 let warmFailures = 0;
 const warmFailureExamples: string[] = [];
@@ -82,6 +87,7 @@ function check(path: string, answer: Awaited<ReturnType<typeof get>>, isWarm: bo
   if (answer.status >= 400 && bodies.length < 2000) bodies.push(answer.body);
   if (answer.status >= 500) {
     const problem = answer.type.startsWith('application/problem+json');
+    if (![502, 503, 504].includes(answer.status) || !problem) unexpected5xx++;
     if (![502, 503, 504].includes(answer.status) || !problem) violations.push(`${path} -> ${answer.status} ${answer.type} ${answer.body.slice(0, 200)}`);
   }
   if (STACK_TRACE.test(answer.body)) violations.push(`${path}: stack trace in body`);
@@ -109,12 +115,25 @@ async function worker(id: number, deadline: number): Promise<void> {
 before(async () => {
   // Short freshness so warm items are past ttl + stale-while-revalidate during the soak and can
   // only be answered from stale-if-error when the platform fails.
-  stack = await startStack({ env: { REELAY_CACHE_TTL_FACTOR: '0.02', REELAY_UPSTREAM_TIMEOUT_MS: '3000', REELAY_LOG_LEVEL: 'info' }, nodeFlags: [`--max-old-space-size=${HEAP_CAP_MB}`] });
+  stack = await startStack({
+    env: { REELAY_CACHE_TTL_FACTOR: '0.02', REELAY_UPSTREAM_TIMEOUT_MS: '3000', REELAY_LOG_LEVEL: 'info', REELAY_CACHE_MAX_BYTES: String(CACHE_BUDGET_MB * MB) },
+    nodeFlags: [`--max-old-space-size=${HEAP_CAP_MB}`],
+  });
+  idleRssMb = stack.service.rssBytes() / MB;
   for (const path of warm) assert.equal((await get(path)).status, 200, `warm-up of ${path}`);
 });
 
 after(async () => {
   const first = rss.find((r) => r.atMs - rss[0].atMs > SOAK_MS / 2) ?? rss[0];
+  const peakMb = Math.max(...rss.map((r) => r.mb));
+  recordTotals({
+    requests,
+    faultsInjected: Object.entries(faults).filter(([kind]) => kind !== 'none').reduce((n, [, c]) => n + c, 0),
+    unexpected5xx,
+    crashes: stack?.service.alive() ? 0 : 1,
+    peakRssGrowthMb: Math.round(peakMb - idleRssMb),
+    rssBoundMb: CACHE_BUDGET_MB + 100,
+  });
   printFigures('fault soak', {
     'soak seconds': SOAK_MS / 1000,
     requests,

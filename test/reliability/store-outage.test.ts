@@ -10,7 +10,7 @@ import { claimBacking, type Backing } from '../scale/backing.ts';
 import { startTcpRelay, viaRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 import { startStack, STACK_TRACE, type Stack } from './helpers/stack.ts';
 import { findLeaks } from './helpers/secrets.ts';
-import { bump, printFigures } from './helpers/figures.ts';
+import { bump, printFigures, recordTotals } from './helpers/figures.ts';
 
 const WORKERS = 8;
 const PHASE_MS = 6000;
@@ -109,6 +109,9 @@ after(async () => {
       .join(', '),
     violations: violations.length,
   });
+  // While the database is away, 503 store_unavailable is the expected answer; any other 5xx is not.
+  const unexpected5xx = samples.filter((s) => s.status >= 500 && !(s.status === 503 && s.code === 'store_unavailable')).length;
+  recordTotals({ requests: samples.length, unexpected5xx, crashes: stack?.service.alive() ? 0 : 1 });
   await stack?.close();
   await redisRelay?.close();
   await pgRelay?.close();
