@@ -18,20 +18,61 @@ test('full returns the data unchanged', () => {
   assert.equal(project(page, 'full'), page);
 });
 
-test('minimal keeps ids, text, counts, cursors and timestamps but no media of any kind', () => {
+test('minimal keeps text, counts, cursors and timestamps but no media or web URL of any kind', () => {
   const page = golden('user-videos') as Record<string, any>;
   const small = project(page, 'minimal') as Record<string, any>;
   const keys = keysDeep(small);
-  for (const key of MEDIA_KEYS) assert.ok(!keys.has(key), `${key} dropped`);
+  for (const key of [...MEDIA_KEYS, 'id']) assert.ok(!keys.has(key), `${key} dropped`);
+  assert.deepEqual(small['@context'], page['@context']);
+  assert.equal(small.partOf, page.partOf);
   assert.equal(small.nextCursor, page.nextCursor);
   assert.equal(small.next, page.next);
+  assert.equal(small.totalItems, page.totalItems);
   const [video] = small.orderedItems;
-  assert.equal(video.id, page.orderedItems[0].id);
+  assert.equal(video.internalId, page.orderedItems[0].internalId, 'the video id the tools take');
   assert.equal(video.summary, page.orderedItems[0].summary);
   assert.equal(video.viewCount, page.orderedItems[0].viewCount);
   assert.equal(video.published, page.orderedItems[0].published);
-  assert.equal(video.attributedTo.preferredUsername, 'zg.520');
   assert.ok(JSON.stringify(small).length < JSON.stringify(page).length / 4);
+});
+
+test('minimal turns nested objects into references: type and username, else name', () => {
+  const video = (project(golden('user-videos'), 'minimal') as any).orderedItems[0];
+  assert.deepEqual(video.attributedTo, { type: 'Person', preferredUsername: 'zg.520' });
+  assert.deepEqual(video.tag.map((t: any) => t.name), ['china', '中国高铁🚅']);
+  assert.deepEqual(Object.keys(video.tag[0]), ['type', 'name']);
+  assert.deepEqual(video.audio, { type: 'Audio', name: '原声 - Youmile' });
+});
+
+test('minimal names a person by username and drops the platform ids no tool takes', () => {
+  const person = golden('user-detail') as Record<string, any>;
+  const small = project(person, 'minimal') as Record<string, any>;
+  assert.equal(small.preferredUsername, person.preferredUsername);
+  assert.equal(small.followerCount, person.followerCount);
+  assert.equal(small.summary, person.summary);
+  for (const key of ['id', 'internalId', 'userId', 'attachment', 'icon', 'image']) assert.ok(!(key in small), `${key} dropped`);
+});
+
+test('minimal comments keep the comment id, text, counts and the author username only', () => {
+  const page = golden('video-comments') as Record<string, any>;
+  const small = project(page, 'minimal') as Record<string, any>;
+  const source = page.orderedItems[1];
+  assert.deepEqual(small.orderedItems[1], {
+    type: 'Note',
+    internalId: source.internalId,
+    content: source.content,
+    published: source.published,
+    likeCount: source.likeCount,
+    replyCount: source.replyCount,
+    isPinned: source.isPinned,
+    attributedTo: { type: 'Person', preferredUsername: source.attributedTo.preferredUsername },
+  });
+});
+
+test('minimal drops the text of a file but keeps what describes it', () => {
+  const transcript = { '@context': ['a', 'b'], type: 'Document', id: 'https://v.test/1', url: 'https://f.test/1.vtt', mediaType: 'text/vtt', language: 'en-US', content: 'WEBVTT\n\n00:00.000 --> 00:01.000\nhi', size: 40, source: 'ASR' };
+  assert.deepEqual(project(transcript, 'minimal'), { '@context': ['a', 'b'], type: 'Document', mediaType: 'text/vtt', size: 40, source: 'ASR' });
+  assert.equal((project(transcript, 'standard') as any).content, transcript.content, 'standard keeps the text');
 });
 
 test('standard drops image sets and previews and keeps the best rendition per codec', () => {

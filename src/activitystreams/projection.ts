@@ -1,34 +1,77 @@
 // Projection presets: cut a mapped resource or page down for callers that pay per byte (agents).
-// full = as mapped; standard = no image sets, no previews, one rendition per codec; minimal = no
-// media at all (ids, names, text, counts, cursors, types, timestamps). Rules: docs/projection.md.
+// full = as mapped; standard = no image sets, no previews, one rendition per codec; minimal = what an
+// agent reasons and pages with, each object named by the id a tool takes. Rules: docs/projection.md.
 
 export type Preset = 'minimal' | 'standard' | 'full';
 
-/** Media members: URLs of files, image sets, fetch headers, renditions. `url` of a page is the id. */
-const MINIMAL_DROP = new Set(['attachment', 'image', 'icon', 'preview', 'headers', 'url', 'href']);
+/**
+ * Dropped from every object in minimal: files, image sets, fetch headers and web URLs. `id` is the
+ * object's web page; minimal names objects by the platform id or username the tools take instead.
+ */
+const MINIMAL_MEDIA = new Set(['attachment', 'image', 'icon', 'preview', 'headers', 'url', 'href', 'id']);
+/**
+ * Members an agent does not act on: the anonymous reader's own like (always false), the platform's
+ * comment status code, what the request itself named (`inReplyTo`), the language of text it reads.
+ */
+const MINIMAL_NOISE = new Set(['isLiked', 'status', 'inReplyTo', 'language']);
+/** Platform ids of a person: every tool names a person by username, so these are redundant there. */
+const PERSON_IDS = new Set(['internalId', 'entityId', 'userId']);
+/** Members of the answer that are not objects of the platform: kept as they are. */
+const VERBATIM = new Set(['@context']);
 /** Nesting is bounded by the mappers (page → item → person/audio → image); this is a guard. */
 const DEPTH_MAX = 16;
 
 export function project(data: unknown, preset: Preset): unknown {
   if (preset === 'full') return data;
-  return walk(data, preset, 0);
+  if (preset === 'minimal') return minimalResource(data);
+  return walk(data, 0);
 }
 
-function walk(value: unknown, preset: Exclude<Preset, 'full'>, depth: number): unknown {
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A resource (the answer, or an item of a page's `orderedItems`) keeps its own members; objects
+ * inside it (author, sound, hashtags, place) become references.
+ */
+function minimalResource(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(minimalResource);
+  if (!isObject(value)) return value;
+  const isPerson = typeof value.preferredUsername === 'string';
+  const out: Json = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (MINIMAL_MEDIA.has(key) || MINIMAL_NOISE.has(key) || (isPerson && PERSON_IDS.has(key))) continue;
+    // The text of a file (a transcript's WebVTT) is the file itself, dropped like any attachment.
+    if (key === 'content' && 'mediaType' in value) continue;
+    if (key === 'orderedItems') out[key] = Array.isArray(member) ? member.map(minimalResource) : member;
+    else if (VERBATIM.has(key)) out[key] = member;
+    else out[key] = Array.isArray(member) ? member.map(reference) : reference(member);
+  }
+  return out;
+}
+
+/** A nested object as its type and handle: a person's username, else its name (tag, sound, place). */
+function reference(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  const out: Json = {};
+  if (value.type !== undefined) out.type = value.type;
+  if (typeof value.preferredUsername === 'string') out.preferredUsername = value.preferredUsername;
+  else if (value.name !== undefined) out.name = value.name;
+  return out;
+}
+
+function walk(value: unknown, depth: number): unknown {
   if (depth > DEPTH_MAX) return value;
-  if (Array.isArray(value)) return value.map((item) => walk(item, preset, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (preset === 'minimal' && MINIMAL_DROP.has(key)) continue;
-    if (preset === 'standard') {
-      if (key === 'preview' || (key === 'image' && Array.isArray(member))) continue;
-      if (key === 'attachment' && Array.isArray(member)) {
-        out[key] = bestPerCodec(member);
-        continue;
-      }
+    if (key === 'preview' || (key === 'image' && Array.isArray(member))) continue;
+    if (key === 'attachment' && Array.isArray(member)) {
+      out[key] = bestPerCodec(member);
+      continue;
     }
-    out[key] = walk(member, preset, depth + 1);
+    out[key] = walk(member, depth + 1);
   }
   return out;
 }

@@ -136,7 +136,7 @@ describe('the memory cache under many distinct keys', () => {
     for (let page = 0; page < 3 && url !== undefined; page++) {
       const answer = await stack.get(url);
       assert.equal(answer.status, 200, answer.body);
-      ids.push(...answer.json.data.orderedItems.map((item: any) => item.id.split('/').pop()));
+      ids.push(...answer.json.data.orderedItems.map((item: any) => item.internalId));
       url = answer.json.data.next === undefined ? undefined : new URL(answer.json.data.next).pathname + new URL(answer.json.data.next).search;
     }
     assert.ok(ids.length >= 60, `${ids.length} distinct videos`);

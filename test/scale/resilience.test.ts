@@ -14,7 +14,7 @@ function totalRequests(stack: ScaleStack): number {
 async function videoIds(stack: ScaleStack, username: string, count: number): Promise<string[]> {
   const answer = await stack.get(`/v1/platform/users/${username}/videos?count=${count}&projection_preset=minimal`);
   assert.equal(answer.status, 200, answer.body);
-  return answer.json.data.orderedItems.map((item: any) => String(item.id).split('/').pop());
+  return answer.json.data.orderedItems.map((item: any) => String(item.internalId));
 }
 
 function assertBlocked(answer: Answer): void {

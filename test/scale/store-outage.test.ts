@@ -70,7 +70,7 @@ if ('unavailable' in claimed) {
       const m: any = stack.emulator.manifest;
       const page = await stack.get(`/v1/platform/users/${m.users.manyVideos}/videos?count=35&projection_preset=minimal`);
       assert.equal(page.status, 200, page.body);
-      videos = page.json.data.orderedItems.map((item: any) => String(item.id).split('/').pop());
+      videos = page.json.data.orderedItems.map((item: any) => String(item.internalId));
     });
 
     after(async () => {
