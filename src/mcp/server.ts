@@ -8,6 +8,7 @@ import { authenticateBearer } from './bearer.ts';
 import { createGuard } from './guard.ts';
 import { runExchange, type ExchangeDeps } from './protocol.ts';
 import { buildToolDefinitions, createToolCaller, createToolInvoker } from './tools.ts';
+import { instructionsFor } from './guidance.ts';
 import { tryFastToolCall } from './fast-call.ts';
 import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
@@ -21,10 +22,6 @@ export type { McpConfig, McpDeps } from './types.ts';
 /** Marks a body that claimed to be JSON but was not, so each route answers in its own error format. */
 export const INVALID_JSON = Symbol('invalid-json');
 const MCP_BODY_BYTES_MAX = 1024 * 1024;
-
-function instructionsFor(serviceName: string): string {
-  return `${serviceName} reads public data of the short-video platform (profiles, videos, comments, followers, live rooms, transcripts) and answers ActivityStreams JSON. Start with platform_get_user or platform_get_video; page collections with the nextCursor of the previous page. Use projection_preset=minimal to keep answers small.`;
-}
 
 /** What a connection that never became a request gets: a JSON-RPC error without an id. */
 function rawJsonRpcError(status: number): RawAnswer {

@@ -1,12 +1,14 @@
 // Tool input schemas in JSON Schema 2020-12, generated from each operation's zod input (the same
 // source REST validates with), adjusted for what a model should see: JSON numbers for counts,
-// visible defaults, `standard` as the MCP default preset, and no REST-only parameters.
+// visible defaults, advice on presets and page sizes, and no REST-only parameters.
 import { z } from 'zod';
 import type { Operation } from '../operations/types.ts';
+import { countAdvice, PRESET_ADVICE } from './guidance.ts';
 
 /** REST-only parameters: the transcript tool always answers the Document, never raw WebVTT. */
 export const HIDDEN_TOOL_PARAMS: readonly string[] = ['format'];
-export const DEFAULT_TOOL_PRESET = 'standard';
+/** REST's default (src/http/routes.ts): a call with default arguments answers exactly the REST data. */
+export const DEFAULT_TOOL_PRESET = 'full';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -37,7 +39,10 @@ export function toToolInputSchema(op: Operation): JsonSchema {
     let property = preferInteger(properties[name]);
     const fallback = zodDefault(shape[name]);
     if (property.default === undefined && fallback !== undefined) property = { ...property, default: fallback };
-    if (name === 'projection_preset') property = { ...property, default: DEFAULT_TOOL_PRESET };
+    if (name === 'projection_preset') property = { ...property, default: DEFAULT_TOOL_PRESET, description: PRESET_ADVICE };
+    if (name === 'count' && typeof property.maximum === 'number') {
+      property = { ...property, description: countAdvice(property.maximum, property.default) };
+    }
     properties[name] = property;
   }
   const required = Array.isArray(schema.required) ? schema.required.filter((n: string) => !HIDDEN_TOOL_PARAMS.includes(n)) : [];

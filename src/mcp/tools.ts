@@ -1,6 +1,7 @@
 // The MCP tools, one per registry operation: listing (names, titles, descriptions, 2020-12 input
 // schemas, read-only annotations) and calling (the same executor as REST, so structuredContent is
-// exactly the REST `data` in the chosen preset). Errors a model can react to are tool results.
+// exactly the REST `data` in the chosen preset, by default `full` as REST). Errors a model can
+// react to are tool results.
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { LRUCache } from 'lru-cache';
 import { AppError, toAppError } from '../errors.ts';
@@ -8,6 +9,7 @@ import type { Operation, ProjectionPreset } from '../operations/types.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
 import { DEFAULT_TOOL_PRESET, HIDDEN_TOOL_PARAMS, toToolInputSchema } from './tool-schema.ts';
 import type { McpDeps } from './types.ts';
+import { toolDescription } from './guidance.ts';
 import { runWithDeadline } from '../operations/deadline.ts';
 
 export const TOOL_ANNOTATIONS = {
@@ -35,7 +37,7 @@ export function buildToolDefinitions(operations: readonly Operation[]): ToolDefi
   return operations.map((op) => ({
     name: op.tool,
     title: op.title,
-    description: op.description,
+    description: toolDescription(op),
     inputSchema: toToolInputSchema(op),
     annotations: { title: op.title, ...TOOL_ANNOTATIONS },
   }));

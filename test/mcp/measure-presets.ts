@@ -1,16 +1,22 @@
-// Prints the size in bytes of each projection preset per tool, measured on the golden fixtures the
-// tool would answer with: `npx node test/mcp/measure-presets.ts` (the table in docs/mcp.md).
-import { readFileSync } from 'node:fs';
-import { project } from '../../src/activitystreams/index.ts';
-import { GOLDEN_BY_TOOL } from './harness.ts';
+// Measures every tool's default answer in each preset on the emulator (tokens: o200k_base via
+// gpt-tokenizer) and rewrites the size table of docs/mcp.md: `npm run measure:mcp`.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { startStack } from '../helpers/stack.ts';
+import { measureTools, sizeTable } from './preset-sizes.ts';
 
-const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
-console.log('| Tool | fixture | full | standard | minimal |');
-console.log('|---|---|---:|---:|---:|');
-// Collections answer playlists, for which there is no golden yet; the fake serves a video page there.
-for (const [tool, name] of Object.entries(GOLDEN_BY_TOOL).filter(([t]) => t !== 'platform_get_user_collections')) {
-  const data = JSON.parse(readFileSync(new URL(`../fixtures/golden/${name}.json`, import.meta.url), 'utf8'));
-  const full = size(data);
-  const pct = (bytes: number) => `${bytes} (${Math.round((100 * bytes) / full)}%)`;
-  console.log(`| \`${tool}\` | ${name} | ${full} | ${pct(size(project(data, 'standard')))} | ${pct(size(project(data, 'minimal')))} |`);
+const DOC = new URL('../../docs/mcp.md', import.meta.url);
+const BEGIN = '<!-- measure:mcp begin -->';
+const END = '<!-- measure:mcp end -->';
+
+const stack = await startStack();
+try {
+  const table = sizeTable(await measureTools(stack));
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/mcp.md has no ${BEGIN} … ${END} section`);
+  writeFileSync(DOC, `${doc.slice(0, start + BEGIN.length)}\n${table}\n${doc.slice(end)}`);
+  console.log(table);
+} finally {
+  await stack.close();
 }

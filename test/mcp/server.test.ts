@@ -95,6 +95,14 @@ describe('transport', () => {
     assert.equal(res.headers['mcp-session-id'], undefined);
   });
 
+  test('the instructions steer agents to small presets and pages, and say how minimal names objects', async () => {
+    const res = await rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }, { accept: 'application/json' });
+    const { instructions } = res.json().result;
+    for (const phrase of ['projection_preset "minimal"', '"standard"', 'count 5 to 10', 'nextCursor', 'internalId', 'preferredUsername', 'platform_get_video_transcript']) {
+      assert.ok(instructions.includes(phrase), phrase);
+    }
+  });
+
   test('concurrent requests are answered independently (stateless: any node, any call)', async () => {
     const answers = await Promise.all([1, 2, 3].map(() => rpc('tools/list')));
     assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200]);
@@ -165,7 +173,10 @@ describe('tools/list', () => {
       assert.equal(tool.inputSchema.type, 'object');
       assert.equal(tool.outputSchema, undefined);
       assert.deepEqual(tool.inputSchema.properties.projection_preset.enum, ['minimal', 'standard', 'full']);
-      assert.equal(tool.inputSchema.properties.projection_preset.default, 'standard');
+      assert.equal(tool.inputSchema.properties.projection_preset.default, 'full');
+      assert.match(tool.inputSchema.properties.projection_preset.description, /"minimal"/);
+      assert.match(tool.description, /projection_preset/, `${tool.name} advises on presets`);
+      if (tool.inputSchema.properties.count) assert.match(tool.inputSchema.properties.count.description, /nextCursor/);
       assert.ok(!JSON.stringify(tool).includes('draft-07'));
       assert.ok(!/"type":\[/.test(JSON.stringify(tool.inputSchema)), `${tool.name} has a type array`);
     }
@@ -207,9 +218,9 @@ describe('tools/call', () => {
     });
   }
 
-  test('the default preset is standard', async () => {
+  test('the default preset is full, as on REST', async () => {
     const result = (await call('platform_get_user', { username: 'someone' })).json().result;
-    assert.deepEqual(result.structuredContent, project(golden, 'standard'));
+    assert.deepEqual(result.structuredContent, golden);
   });
 
   test('invalid input is an isError result with code invalid_request and the bad parameters', async () => {
