@@ -35,8 +35,8 @@ function exitOf(child: ChildProcess): Promise<number | string> {
   });
 }
 
-/** Starts `reelay serve`; rejects with its stderr if it exits or is not listening within `timeoutMs`. */
-export async function startNode(settings: Record<string, string>, timeoutMs = 20_000): Promise<ServiceNode> {
+/** Starts `reelay serve`; rejects with its stderr if it exits or is not listening within `timeoutMs` (generous: a loaded 2-core machine can take 20 s to start a node). */
+export async function startNode(settings: Record<string, string>, timeoutMs = 90_000): Promise<ServiceNode> {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN, 'serve'], {
     cwd: ROOT,
     env: childEnv({ REELAY_PORT: '0', REELAY_MCP_PORT: '0', ...settings }),
@@ -87,7 +87,7 @@ export async function startNode(settings: Record<string, string>, timeoutMs = 20
 export type CliResult = { code: number | string; stdout: string; stderr: string };
 
 /** Runs `reelay <args>` to completion; killed (and reported) after `timeoutMs`. */
-export function runReelay(args: string[], settings: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
+export function runReelay(args: string[], settings: Record<string, string>, timeoutMs = 90_000): Promise<CliResult> {
   const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: childEnv(settings), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
