@@ -16,7 +16,7 @@ it('main.ts serve listens, answers /healthz and exits 0 on SIGTERM', async () =>
   let stderr = '';
   child.stderr.setEncoding('utf8');
   const listening = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${stderr}`)), 90_000);
     child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
       const match = /REST API listening on (http:\/\/\S+)/.exec(stderr);

@@ -52,7 +52,7 @@ test('sqlite: an in-memory store works for tests and tools', async () => {
   await store.close();
 });
 
-test('sqlite: two threads migrating one fresh file at the same instant both succeed', { timeout: 20_000 }, async () => {
+test('sqlite: two threads migrating one fresh file at the same instant both succeed', { timeout: 90_000 }, async () => {
   const path = join(dir, 'race.db');
   const start = new Int32Array(new SharedArrayBuffer(4));
   const url = new URL('./sqlite-migrate-worker.ts', import.meta.url);
