@@ -32,13 +32,13 @@ export type ByteBudgetOptions = {
   /** False while Redis is known down: this node then counts alone. */
   available?: () => boolean;
   onRedisFailure?: (error: unknown) => void;
+  keyPrefix?: string;
 };
 
 type Limiter = RateLimiterMemory | RateLimiterRedis;
 
 export function createByteBudget(options: ByteBudgetOptions): ByteBudget {
-  const { bytesPerWindow: limit, windowSeconds = 3600, redis, available = () => true, onRedisFailure = () => {} } = options;
-  const keyPrefix = 'reelay:media-bytes';
+  const { bytesPerWindow: limit, windowSeconds = 3600, redis, available = () => true, onRedisFailure = () => {}, keyPrefix = 'reelay:media-bytes' } = options;
   const memory = new RateLimiterMemory({ points: limit, duration: windowSeconds, keyPrefix });
   const shared = redis === undefined ? undefined : new RateLimiterRedis({ storeClient: redis, points: limit, duration: windowSeconds, keyPrefix, rejectIfRedisNotReady: true });
 
