@@ -24,6 +24,7 @@ export function parseEmulatorArgs(argv: string[]): EmulatorOptions {
       'waf-rate': { type: 'string' },
       'latency-ms': { type: 'string' },
       profile: { type: 'string' },
+      'media-url-ttl-seconds': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -39,6 +40,7 @@ export function parseEmulatorArgs(argv: string[]): EmulatorOptions {
     harFile: values.har,
     wafRate: numberFlag(values['waf-rate'], 'waf-rate'),
     latencyMs: numberFlag(values['latency-ms'], 'latency-ms'),
+    mediaUrlTtlSeconds: numberFlag(values['media-url-ttl-seconds'], 'media-url-ttl-seconds'),
   };
 }
 

@@ -1,6 +1,7 @@
 // One platform request from arrival to bytes: statistics, faults, the guard of its route
 // (signature, media cookie + Referer, WAF), the handler or HAR replay, then serialization.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline as pipe } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dataset } from './dataset/dataset.ts';
 import { changePageShape, changeShape, decideFaults } from './faults.ts';
@@ -14,7 +15,8 @@ import { routeOf } from './router.ts';
 import { SDK_COOKIE, type SdkScript } from './sdk.ts';
 import type { Route } from './router.ts';
 import { camelBody } from './wire/envelope.ts';
-import type { WireContext } from './wire/urls.ts';
+import { decodeFileKey, keyedLinkValid, type WireContext } from './wire/urls.ts';
+import { mediaStream } from './wire/media-bytes.ts';
 import { WAF_COOKIE, WAF_TOKEN_COOKIE, wafAnswerValid, wafChallengePage } from './waf.ts';
 
 export type PipelineState = {
@@ -31,7 +33,11 @@ export type PipelineState = {
   apiResponses: number;
   /** The platform SDK the start page runs; undefined when the signing sources cannot be read. */
   sdk: SdkScript | undefined;
+  /** Streamed media answers: begun, sent to the end, or cut off because the reader went away. */
+  media: MediaStats;
 };
+
+export type MediaStats = { started: number; completed: number; aborted: number; bytesSent: number };
 
 export type Arrival = { path: string; rawQuery: string; cookies: Record<string, string>; nowMs: number; ctx: WireContext };
 
@@ -91,7 +97,10 @@ function guarded(route: Route, state: PipelineState, req: IncomingMessage, a: Ar
   }
   if (route.guard === 'media') {
     const chain = state.tokens.valid('chain', a.cookies.tt_chain_token, a.ctx.nowSeconds);
-    if (!chain || !refererOk(req.headers.referer, a.ctx.origin)) return { status: 403, headers: { 'content-type': 'text/plain' }, body: 'Forbidden' };
+    const forbidden = { status: 403, headers: { 'content-type': 'text/plain' }, body: 'Forbidden' };
+    if (!chain || !refererOk(req.headers.referer, a.ctx.origin)) return forbidden;
+    const key = decodeFileKey(a.path.split('/').filter(Boolean).pop() ?? '');
+    if (key && !keyedLinkValid(key, platformReq.query, a.ctx.nowSeconds)) return forbidden;
     return route.handler(platformReq);
   }
   if (route.guard === 'page') return pageWithWaf(route, state, platformReq, a);
@@ -134,6 +143,24 @@ function serialize(reply: Reply, rule: FaultRule | undefined): { headers: Record
   return { headers, body: Buffer.isBuffer(reply.body) ? reply.body : Buffer.from(reply.body ?? '') };
 }
 
+/** A generated file, pulled chunk by chunk as the socket drains (a 200 MB file never sits in memory). */
+function sendStream(req: IncomingMessage, res: ServerResponse, reply: Reply, stats: MediaStats): void {
+  const { file, start, end } = reply.stream!;
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': end - start + 1 });
+  if (req.method === 'HEAD') return void res.end();
+  stats.started += 1;
+  const source = mediaStream(file, start, end, (bytes) => {
+    stats.bytesSent += bytes;
+  });
+  pipe(source, res).then(
+    () => void (stats.completed += 1),
+    () => {
+      stats.aborted += 1;
+      source.destroy();
+    },
+  );
+}
+
 async function send(req: IncomingMessage, res: ServerResponse, status: number, out: ReturnType<typeof serialize>, rule: FaultRule | undefined): Promise<void> {
   res.writeHead(status, { ...out.headers, 'content-length': out.body.length });
   if (req.method === 'HEAD') return void res.end();
@@ -174,6 +201,7 @@ export function createPipeline(state: PipelineState) {
       reply = hit ? { status: hit.status, headers: mergeHeaders(hit.headers), body: hit.body } : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no recording matches' };
     }
     if (!reply) reply = route ? guarded(route, state, req, a) : { status: 404, headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><title>Page not found</title>' };
+    if (reply.stream) return sendStream(req, res, reply, state.media);
     await send(req, res, reply.status, serialize(reply, rule), rule);
   };
 }

@@ -13,12 +13,14 @@ import { loadReplay } from './har.ts';
 import { createRng } from './prng.ts';
 import { newLogId } from './wire/envelope.ts';
 import { createPipeline } from './pipeline.ts';
-import type { PipelineState } from './pipeline.ts';
+import type { MediaStats, PipelineState } from './pipeline.ts';
+import { MEDIA_URL_TTL_SECONDS } from './wire/urls.ts';
 import type { GuardProfile } from './guard.ts';
 import { loadSdkScript } from './sdk.ts';
 
 export type { FaultConfig } from './faults.ts';
 export type { Manifest } from './dataset/dataset.ts';
+export type { MediaStats } from './pipeline.ts';
 
 export type EmulatorOptions = {
   port?: number;
@@ -32,6 +34,8 @@ export type EmulatorOptions = {
   latencyMs?: number;
   /** `strict` (default): today's checks (X-Gnarly bound to the request, issued msToken, API-call headers); `lenient`: format only. */
   profile?: GuardProfile;
+  /** Lifetime of the CDN links in bodies (`expire`); default two days, as on the platform. */
+  mediaUrlTtlSeconds?: number;
 };
 
 export type Emulator = {
@@ -42,6 +46,10 @@ export type Emulator = {
   manifest: Manifest;
   setFaults(faults: FaultConfig): void;
   stats(): Record<string, number>;
+  /** Streamed media answers: started, completed, aborted (the reader went away), bytes sent. */
+  mediaStats(): MediaStats;
+  /** Lifetime of CDN links handed out from now on; 0 hands out links that are already expired. */
+  setMediaUrlTtl(seconds: number): void;
   close(): Promise<void>;
 };
 
@@ -78,7 +86,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     wafRate: Math.min(Math.max(options.wafRate ?? 0, 0), 1),
     apiResponses: 0,
     sdk: await loadSdkScript().catch(() => undefined),
+    media: { started: 0, completed: 0, aborted: 0, bytesSent: 0 },
   };
+  let mediaUrlTtlSeconds = options.mediaUrlTtlSeconds ?? MEDIA_URL_TTL_SECONDS;
   const pipeline = createPipeline(state);
   let boundOrigin = '';
 
@@ -86,11 +96,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const method = req.method ?? 'GET';
     if (path === '/__emulator/manifest' && method === 'GET') return sendJson(res, 200, state.ds.manifest);
     if (path === '/__emulator/stats' && method === 'GET') {
-      return sendJson(res, 200, { requests: Object.fromEntries(state.counts) });
+      return sendJson(res, 200, { requests: Object.fromEntries(state.counts), media: state.media });
     }
     if (path === '/__emulator/stats/reset' && method === 'POST') {
       state.counts.clear();
-      return sendJson(res, 200, { requests: {} });
+      state.media = { started: 0, completed: 0, aborted: 0, bytesSent: 0 };
+      return sendJson(res, 200, { requests: {}, media: state.media });
+    }
+    if (path === '/__emulator/media' && method === 'GET') return sendJson(res, 200, { urlTtlSeconds: mediaUrlTtlSeconds });
+    if (path === '/__emulator/media' && method === 'PUT') {
+      let ttl: unknown;
+      try {
+        ttl = (JSON.parse(await readBody(req)) as { urlTtlSeconds?: unknown }).urlTtlSeconds;
+      } catch {
+        return sendJson(res, 400, { error: 'invalid_json' });
+      }
+      if (!Number.isSafeInteger(ttl) || (ttl as number) < 0) return sendJson(res, 400, { error: 'invalid_media', detail: 'urlTtlSeconds must be an integer >= 0' });
+      mediaUrlTtlSeconds = ttl as number;
+      return sendJson(res, 200, { urlTtlSeconds: mediaUrlTtlSeconds });
     }
     if (path === '/__emulator/faults' && method === 'GET') return sendJson(res, 200, state.faults);
     if (path === '/__emulator/faults' && method === 'POST') {
@@ -120,7 +143,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       rawQuery: q < 0 ? '' : rawUrl.slice(q + 1),
       cookies: parseCookies(req.headers.cookie),
       nowMs,
-      ctx: { origin: host ? `http://${host}` : boundOrigin, logid: newLogId(nowMs), nowSeconds: Math.floor(nowMs / 1000) },
+      ctx: { origin: host ? `http://${host}` : boundOrigin, logid: newLogId(nowMs), nowSeconds: Math.floor(nowMs / 1000), mediaUrlTtlSeconds },
     });
   }
 
@@ -152,6 +175,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       state.faults = FaultConfig.parse(faults);
     },
     stats: () => Object.fromEntries(state.counts),
+    mediaStats: () => ({ ...state.media }),
+    setMediaUrlTtl(seconds) {
+      mediaUrlTtlSeconds = seconds;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

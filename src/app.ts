@@ -18,12 +18,17 @@ import { defaultUpstreamConfig, resolveUpstreamConfig } from './upstream/config.
 import { findChromium } from './upstream/transport/browser.ts';
 import type { BrowserSettings } from './upstream/transport/fallback.ts';
 import type { PlatformClient } from './upstream/types.ts';
+import type { MediaFetcher } from './upstream/media-fetch.ts';
 import { createExecutor, RENDERED_BYTES_MAX, type Executor } from './operations/execute.ts';
 import { createStoredCursorSigner } from './operations/cursor-keys.ts';
 import { OPERATIONS } from './operations/registry.ts';
 import { createHttpServer, socialNsUrl } from './http/server.ts';
 import { createMetrics, type Metrics } from './http/metrics.ts';
 import { createMcpServer } from './mcp/server.ts';
+import type { MediaRouteDeps } from './http/media-routes.ts';
+import { createMediaService } from './media/service.ts';
+import { createMediaLinks } from './media/links.ts';
+import { createByteBudget } from './media/budget.ts';
 import { createRegistrationLimits } from './oauth/registration-limits.ts';
 import { checkReadiness, createSharedState, type Readiness } from './stores.ts';
 
@@ -53,6 +58,8 @@ export type Services = {
   usage: UsageRecorder;
   client: ConfiguredClient;
   executor: Executor;
+  /** Media downloads: file resolution and streaming, signed links, the per-key byte budget. */
+  media: MediaRouteDeps;
   rateLimiter: RateLimiter;
   metrics: Metrics;
   redis: Redis | undefined;
@@ -93,7 +100,7 @@ export async function loadProxies(platform: Config['platform']): Promise<string[
   return proxies;
 }
 
-export type ConfiguredClient = PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] };
+export type ConfiguredClient = PlatformClient & { close(): Promise<void>; browserEndpoints(): string[]; openMedia: MediaFetcher['open'] };
 
 /** The platform client as the configuration asks: proxies (list and file), browser, signing, limits. */
 export async function createConfiguredClient(
@@ -164,16 +171,24 @@ export async function createServices(config: Config, options: ServicesOptions = 
   });
   // Cursors are sealed with the key the nodes share through the database.
   const cursors = await createStoredCursorSigner(store);
-  const executor = createExecutor(
-    {
-      client,
-      cursors,
-      cache,
-      policies: scalePolicies(config.cacheTtlFactor),
-      config: { publicBaseUrl: config.publicUrl, socialNsUrl: socialNsUrl(config.publicUrl), webOrigin: config.platform.webOrigin },
-    },
-    { renderedMaxBytes },
-  );
+  const operationDeps = {
+    client,
+    cursors,
+    cache,
+    policies: scalePolicies(config.cacheTtlFactor),
+    config: { publicBaseUrl: config.publicUrl, socialNsUrl: socialNsUrl(config.publicUrl), webOrigin: config.platform.webOrigin },
+  };
+  const executor = createExecutor(operationDeps, { renderedMaxBytes });
+  const media: MediaRouteDeps = {
+    service: createMediaService({ operations: operationDeps, fetcher: { open: client.openMedia } }),
+    // Media links are sealed like cursors: with the key the nodes share through the database.
+    links: createMediaLinks({ signer: cursors, publicUrl: config.publicUrl }),
+    budget: createByteBudget({
+      bytesPerWindow: config.mediaBytesPerHour,
+      windowSeconds: 3600,
+      ...(shared.link ? { redis: shared.link.client, available: shared.link.isUp, onRedisFailure: (error: unknown) => shared.link?.reportFailure(error) } : {}),
+    }),
+  };
   return {
     config,
     logger,
@@ -182,6 +197,7 @@ export async function createServices(config: Config, options: ServicesOptions = 
     usage,
     client,
     executor,
+    media,
     rateLimiter: shared.rateLimiter,
     metrics,
     redis: shared.link?.client,
@@ -231,6 +247,7 @@ export function createApp(services: Services): App {
     metrics: services.metrics,
     ready: services.ready,
     logger: logger.child({ listener: 'rest' }),
+    media: services.media,
   });
   const mcp = createMcpServer({
     executor: services.executor,

@@ -9,6 +9,7 @@ import type { User } from './users.ts';
 import { createVideoStore, SPECIAL } from './videos.ts';
 import type { Video, VideoStore } from './videos.ts';
 import { SUBTITLE_LANGUAGES } from '../words.ts';
+import { LARGE_MEDIA_BYTES } from '../wire/media-bytes.ts';
 
 export type Manifest = {
   seed: number;
@@ -32,6 +33,8 @@ export type Manifest = {
     private: string;
     geoBlocked: string;
     pinned: string;
+    /** A public video whose best rendition is `bytes` long (200 MiB), generated on the fly. */
+    large: { id: string; bytes: number };
   };
   tags: { popular: string; popularId: string };
   counts: { users: number; videos: number; comments: number };
@@ -85,6 +88,7 @@ function buildManifest(seed: number, users: User[], videos: VideoStore, comments
       private: specialVideo(users, videos, SPECIAL.private).id,
       geoBlocked: specialVideo(users, videos, SPECIAL.geoBlocked).id,
       pinned: pinned ? pinned.id : '',
+      large: { id: specialVideo(users, videos, SPECIAL.large).id, bytes: LARGE_MEDIA_BYTES },
     },
     tags: { popular: popular.title, popularId: popular.id },
     counts: { users: users.length, videos: videos.total, comments: comments.total },

@@ -31,6 +31,8 @@ export type Video = {
   geoBlocked: boolean;
   photo: boolean;
   pinned: boolean;
+  /** Served as a 200 MiB file in its best rendition (the manifest's `videos.large`). */
+  large: boolean;
   /** Indexes into SUBTITLE_LANGUAGES; the first is the ASR (spoken) track, the rest MT. */
   subtitles: number[];
   /** Playlist slot of the owner, or -1. */
@@ -40,7 +42,7 @@ export type Video = {
 };
 
 /** Overrides on the public role user, counted from the newest post, so the manifest can name them. */
-export const SPECIAL = { transcripts: 0, photo: 1, deleted: 2, private: 3, geoBlocked: 4, replies: 5 } as const;
+export const SPECIAL = { transcripts: 0, photo: 1, deleted: 2, private: 3, geoBlocked: 4, replies: 5, large: 6 } as const;
 export const POPULAR_TAG = 0;
 const TOPIC_TAGS = TAGS.length - 1;
 
@@ -119,6 +121,7 @@ function buildVideo(seed: number, index: number, owner: User, scrambler: Scrambl
     geoBlocked: special === SPECIAL.geoBlocked || (ordinary && u(62) < 0.007),
     photo,
     pinned: isPinned(seed, owner, ordinal),
+    large: special === SPECIAL.large,
     subtitles: photo ? [] : subtitlesFor(seed, index, lang, special),
     playlist: owner.playlistCount > ordinal % 4 ? ordinal % 4 : -1,
     width: portrait ? 576 : 1024,

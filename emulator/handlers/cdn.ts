@@ -1,7 +1,9 @@
 // CDN files: video renditions, sounds, WebVTT subtitles, images and live streams. Bodies are
-// synthetic but sized as the metadata says (`DataSize`, subtitle `Size`), with Range support.
-import { DEFAULT_GEAR, decodeFileKey, FILE_KIND, GEARS, itemIdFromVideoIdString } from '../wire/urls.ts';
-import { mediaSize, renditionBitrate } from '../wire/item.ts';
+// synthetic but sized as the metadata says (`DataSize`, subtitle `Size`); media streams, with Range.
+import { decodeFileKey, FILE_KIND, GEARS, gearOfFileId, itemIdFromVideoIdString } from '../wire/urls.ts';
+import { renditionSize } from '../wire/item.ts';
+import { mediaSlice, MP3_MAGIC, MP4_MAGIC, type MediaBytes } from '../wire/media-bytes.ts';
+import type { Dataset } from '../dataset/dataset.ts';
 import { buildVtt } from '../wire/vtt.ts';
 import { SUBTITLE_LANGUAGES } from '../words.ts';
 import { hash32 } from '../prng.ts';
@@ -17,38 +19,40 @@ const JPEG = Buffer.from(
 const notFound = (): Reply => textReply(404, 'Not Found', 'text/plain');
 
 function synthetic(size: number, magic: Buffer, part: number): Buffer {
-  const fill = Buffer.alloc(4096);
-  for (let i = 0; i < fill.length; i += 4) fill.writeUInt32LE(hash32(part, i), i);
-  const out = Buffer.alloc(size, fill);
-  magic.copy(out, 0, 0, Math.min(magic.length, size));
-  return out;
+  return mediaSlice({ size, contentType: '', magic, part }, 0, size);
 }
 
-const MP4_MAGIC = Buffer.from('00000020667479706973366d00000200697366366d69736f32617663316d703431', 'hex');
-const MP3_MAGIC = Buffer.from('ID3\u0004\u0000\u0000\u0000\u0000\u0000\u0000');
+/** The bytes of one rendition of a video, or undefined when the platform would not serve it. */
+export function renditionFile(ds: Dataset, itemId: string, gear: number): MediaBytes | undefined {
+  const video = ds.videos.byId(itemId);
+  if (!video || !ds.videos.isVisible(video) || gear >= GEARS.length) return undefined;
+  return { size: renditionSize(video, gear), contentType: 'video/mp4', magic: MP4_MAGIC, part: hash32(video.index, gear) };
+}
 
-/** Serves `bytes=a-b` ranges with 206, as CDNs do; anything unparsable gets the whole file. */
-function withRange(req: PlatformRequest, body: Buffer, contentType: string): Reply {
+/** The bytes of a sound (`music.playUrl`). */
+export function soundFile(musicId: string): MediaBytes {
+  return { size: 240_000, contentType: 'audio/mpeg', magic: MP3_MAGIC, part: Number(BigInt(musicId) % 1_000_000n) };
+}
+
+/**
+ * Serves one `bytes=a-b`, `bytes=a-` or `bytes=-n` range with 206, an unsatisfiable one with 416,
+ * and anything else (no header, several ranges, garbage) with the whole file, as CDNs do.
+ */
+export function withRange(req: PlatformRequest, file: MediaBytes): Reply {
   const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
-  const base = { 'content-type': contentType, 'accept-ranges': 'bytes' };
-  if (!range || (range[1] === '' && range[2] === '')) return { status: 200, headers: base, body };
-  const start = range[1] === '' ? Math.max(0, body.length - Number(range[2])) : Number(range[1]);
-  const end = range[1] === '' || range[2] === '' ? body.length - 1 : Math.min(Number(range[2]), body.length - 1);
-  if (start >= body.length || start > end) {
-    return { status: 416, headers: { ...base, 'content-range': `bytes */${body.length}` }, body: '' };
+  const base = { 'content-type': file.contentType, 'accept-ranges': 'bytes' };
+  if (!range || (range[1] === '' && range[2] === '')) return { status: 200, headers: base, stream: { file, start: 0, end: file.size - 1 } };
+  const start = range[1] === '' ? Math.max(0, file.size - Number(range[2])) : Number(range[1]);
+  const end = range[1] === '' || range[2] === '' ? file.size - 1 : Math.min(Number(range[2]), file.size - 1);
+  if (start >= file.size || start > end) {
+    return { status: 416, headers: { ...base, 'content-range': `bytes */${file.size}` }, body: '' };
   }
-  return {
-    status: 206,
-    headers: { ...base, 'content-range': `bytes ${start}-${end}/${body.length}` },
-    body: body.subarray(start, end + 1),
-  };
+  return { status: 206, headers: { ...base, 'content-range': `bytes ${start}-${end}/${file.size}` }, stream: { file, start, end } };
 }
 
 function videoFile(req: PlatformRequest, itemId: string, gear: number): Reply {
-  const video = req.ds.videos.byId(itemId);
-  if (!video || !req.ds.videos.isVisible(video) || gear >= GEARS.length) return notFound();
-  const size = mediaSize(video.duration, renditionBitrate(video, gear));
-  return withRange(req, synthetic(size, MP4_MAGIC, video.index), 'video/mp4');
+  const file = renditionFile(req.ds, itemId, gear);
+  return file ? withRange(req, file) : notFound();
 }
 
 function subtitleFile(req: PlatformRequest, itemId: string, language: number): Reply {
@@ -64,7 +68,7 @@ export const keyedFile: Handler = (req) => {
   if (!key) return notFound();
   if (key.kind === FILE_KIND.video) return videoFile(req, key.id, key.slot);
   if (key.kind === FILE_KIND.subtitle) return subtitleFile(req, key.id, key.slot);
-  return withRange(req, synthetic(240_000, MP3_MAGIC, Number(BigInt(key.id) % 1_000_000n)), 'audio/mpeg');
+  return withRange(req, soundFile(key.id));
 };
 
 /** `/aweme/v1/play/`: the web host's redirector for video files and subtitles. */
@@ -75,7 +79,7 @@ export const playRedirector: Handler = (req) => {
     return itemId && language >= 0 ? subtitleFile(req, itemId, language) : notFound();
   }
   const itemId = req.query.get('item_id') ?? itemIdFromVideoIdString(req.query.get('video_id') ?? '');
-  return itemId ? videoFile(req, itemId, DEFAULT_GEAR) : notFound();
+  return itemId ? videoFile(req, itemId, gearOfFileId(itemId, req.query.get('file_id'))) : notFound();
 };
 
 export const imageFile: Handler = () => ({

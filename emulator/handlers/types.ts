@@ -2,6 +2,7 @@
 // page's rehydration scope) so faults such as `changed_shape` can alter them before serializing.
 import type { Dataset } from '../dataset/dataset.ts';
 import type { WireContext } from '../wire/urls.ts';
+import type { MediaBytes } from '../wire/media-bytes.ts';
 import { camelBody, snakeBody } from '../wire/envelope.ts';
 
 export type PlatformRequest = {
@@ -23,6 +24,8 @@ export type Reply = {
   /** Rehydration scope of an HTML page, rendered by the server. */
   page?: { scope: Record<string, unknown>; title: string; script?: string };
   body?: string | Buffer;
+  /** Bytes start..end (inclusive) of a generated file, streamed as the reader takes them. */
+  stream?: { file: MediaBytes; start: number; end: number };
 };
 
 export type Handler = (req: PlatformRequest) => Reply;

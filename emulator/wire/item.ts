@@ -6,11 +6,12 @@ import type { Video } from '../dataset/videos.ts';
 import { SONGS, SUBTITLE_LANGUAGES, TAGS } from '../words.ts';
 import { authorOf, statsPair, userCounts } from './user.ts';
 import {
-  audioFileUrl, coverUrl, DEFAULT_GEAR, GEARS, playRedirectUrl, subtitleRedirectUrl, subtitleUrl,
+  audioFileUrl, coverUrl, DEFAULT_GEAR, GEARS, mediaExpiry, playRedirectUrl, subtitleRedirectUrl, subtitleUrl,
   videoFileUrl, videoIdString,
 } from './urls.ts';
 import type { WireContext } from './urls.ts';
 import { buildVtt } from './vtt.ts';
+import { LARGE_MEDIA_BYTES } from './media-bytes.ts';
 
 function textExtraOf(video: Video) {
   let pos = video.caption.length + 1;
@@ -63,25 +64,27 @@ function playAddrOf(ctx: WireContext, video: Video, gear: number) {
   return {
     bitrate,
     addr: {
-      DataSize: mediaSize(video.duration, bitrate),
+      DataSize: renditionSize(video, gear),
       FileCs: `c:0-${16_000 + (hash32(video.index, gear, 1) % 900)}-${hexFrom(4, video.index, gear)}`,
       FileHash: hexFrom(32, video.index, gear, 2),
       Height: portrait ? long : g.short,
       Uri: vid,
       UrlKey: `${vid}_${g.key}_${g.short === 576 ? 540 : g.short}p_${bitrate}`,
-      UrlList: [videoFileUrl(ctx, video.id, gear), playRedirectUrl(ctx, video.id)],
+      UrlList: [videoFileUrl(ctx, video.id, gear), playRedirectUrl(ctx, video.id, gear)],
       Width: portrait ? g.short : long,
     },
   };
 }
 
-/** Served byte count of a rendition; capped so media stays cheap to serve. */
-export function mediaSize(durationSeconds: number, bitrate: number): number {
-  return Math.min(Math.floor((Math.max(durationSeconds, 1) * bitrate) / 8), 4_000_000);
+/** Served byte count of a rendition; capped so media stays cheap to serve, but for the large video. */
+export function renditionSize(video: Video, gear: number): number {
+  if (video.large) return Math.round((LARGE_MEDIA_BYTES * GEARS[gear].factor) / GEARS[0].factor);
+  const bitrate = renditionBitrate(video, gear);
+  return Math.min(Math.floor((Math.max(video.duration, 1) * bitrate) / 8), 4_000_000);
 }
 
 function subtitlesOf(ctx: WireContext, video: Video) {
-  const expire = ctx.nowSeconds + 172_800;
+  const expire = mediaExpiry(ctx);
   const infos = video.subtitles.map((k, i) => {
     const lang = SUBTITLE_LANGUAGES[k];
     const asr = i === 0;

@@ -3,7 +3,16 @@
 import { bytesFrom, hash32, hexFrom } from '../prng.ts';
 
 /** Per-request context for building bodies: where the client reached us, and the log id. */
-export type WireContext = { origin: string; logid: string; nowSeconds: number };
+export type WireContext = {
+  origin: string;
+  logid: string;
+  nowSeconds: number;
+  /** Lifetime of the CDN links handed out (`expire`); the platform's is two days. */
+  mediaUrlTtlSeconds?: number;
+};
+
+/** The platform's CDN links live two days. */
+export const MEDIA_URL_TTL_SECONDS = 172_800;
 
 export const FILE_KIND = { video: 1, audio: 2, subtitle: 3 } as const;
 export type FileKind = (typeof FILE_KIND)[keyof typeof FILE_KIND];
@@ -60,29 +69,60 @@ export function mediaQuery(ctx: WireContext, mime: string, seedPart: number, exp
   );
 }
 
-const expireOf = (ctx: WireContext) => ctx.nowSeconds + 172_800;
-
-export function videoFileUrl(ctx: WireContext, id: string, gear: number): string {
-  const key = encodeFileKey({ kind: FILE_KIND.video, id, slot: gear });
-  return `${ctx.origin}/video/tos/useast5/tos-useast5-pve-0068c001/${key}/?${mediaQuery(ctx, 'video_mp4', hash32(gear, id.length, Number(id.slice(-6))), expireOf(ctx))}`;
+/** When a CDN link handed out now stops working (`expire`, unix seconds). */
+export function mediaExpiry(ctx: WireContext): number {
+  return ctx.nowSeconds + (ctx.mediaUrlTtlSeconds ?? MEDIA_URL_TTL_SECONDS);
 }
 
-export function playRedirectUrl(ctx: WireContext, id: string): string {
+/** The number a file's `rc` and `signature` derive from. */
+function seedPartOf(key: FileKey): number {
+  if (key.kind === FILE_KIND.video) return hash32(key.slot, key.id.length, Number(key.id.slice(-6)));
+  if (key.kind === FILE_KIND.audio) return Number(key.id.slice(-6));
+  return hash32(key.slot, Number(key.id.slice(-6)));
+}
+
+/**
+ * A keyed CDN link is honoured until its `expire`, and only with the `signature` issued for that
+ * file and that expiry: an edited `expire` is refused like an expired one (the platform's 403).
+ */
+export function keyedLinkValid(key: FileKey, query: URLSearchParams, nowSeconds: number): boolean {
+  const expire = query.get('expire') ?? '';
+  if (!/^\d{1,12}$/.test(expire) || Number(expire) <= nowSeconds) return false;
+  return query.get('signature') === signature(seedPartOf(key), Number(expire));
+}
+
+export function videoFileUrl(ctx: WireContext, id: string, gear: number): string {
+  const fileKey = { kind: FILE_KIND.video, id, slot: gear } as const;
+  return `${ctx.origin}/video/tos/useast5/tos-useast5-pve-0068c001/${encodeFileKey(fileKey)}/?${mediaQuery(ctx, 'video_mp4', seedPartOf(fileKey), mediaExpiry(ctx))}`;
+}
+
+/** `file_id` names the rendition, as on the platform: the redirector serves that very file. */
+export function playFileId(id: string, gear: number): string {
+  return gear === DEFAULT_GEAR ? hexFrom(32, Number(id.slice(-8))) : hexFrom(32, Number(id.slice(-8)), gear);
+}
+
+/** The rendition a redirector `file_id` names (the default one when it names none). */
+export function gearOfFileId(id: string, fileId: string | null): number {
+  const gear = GEARS.findIndex((_, g) => playFileId(id, g) === fileId);
+  return gear < 0 ? DEFAULT_GEAR : gear;
+}
+
+export function playRedirectUrl(ctx: WireContext, id: string, gear = DEFAULT_GEAR): string {
   return (
-    `${ctx.origin}/aweme/v1/play/?faid=1988&file_id=${hexFrom(32, Number(id.slice(-8)))}&is_play_url=1` +
+    `${ctx.origin}/aweme/v1/play/?faid=1988&file_id=${playFileId(id, gear)}&is_play_url=1` +
     `&item_id=${id}&line=0&ply_type=2&signaturev3=${Buffer.from(hexFrom(32, Number(id.slice(-7)))).toString('base64')}` +
     `&tk=tt_chain_token&video_id=${videoIdString(id)}`
   );
 }
 
 export function audioFileUrl(ctx: WireContext, musicId: string): string {
-  const key = encodeFileKey({ kind: FILE_KIND.audio, id: musicId, slot: 0 });
-  return `${ctx.origin}/video/tos/useast5/tos-useast5-v-27dcd7c799-tx/${key}/?${mediaQuery(ctx, 'audio_mpeg', Number(musicId.slice(-6)), expireOf(ctx))}`;
+  const fileKey = { kind: FILE_KIND.audio, id: musicId, slot: 0 } as const;
+  return `${ctx.origin}/video/tos/useast5/tos-useast5-v-27dcd7c799-tx/${encodeFileKey(fileKey)}/?${mediaQuery(ctx, 'audio_mpeg', seedPartOf(fileKey), mediaExpiry(ctx))}`;
 }
 
 export function subtitleUrl(ctx: WireContext, id: string, language: number): string {
-  const key = encodeFileKey({ kind: FILE_KIND.subtitle, id, slot: language });
-  return `${ctx.origin}/subtitle/tos-useast5-pv-0068/${key}/?${mediaQuery(ctx, 'video_mp4', hash32(language, Number(id.slice(-6))), expireOf(ctx))}`;
+  const fileKey = { kind: FILE_KIND.subtitle, id, slot: language } as const;
+  return `${ctx.origin}/subtitle/tos-useast5-pv-0068/${encodeFileKey(fileKey)}/?${mediaQuery(ctx, 'video_mp4', seedPartOf(fileKey), mediaExpiry(ctx))}`;
 }
 
 export function subtitleRedirectUrl(ctx: WireContext, id: string, languageCode: string, version: string): string {

@@ -38,6 +38,10 @@ export type Config = Readonly<{
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
   accessTokenTtlSeconds: number;
+  /** Media bytes one API key may download per hour (`/media`), shared by all nodes through Redis. */
+  mediaBytesPerHour: number;
+  /** Lifetime, and upper bound, of signed media links (`/media-links`). */
+  mediaLinkTtlSeconds: number;
   /** Proxies whose X-Forwarded-For gives the client address: a hop count or addresses/CIDRs. */
   trustProxy: number | readonly string[] | undefined;
 }>;
@@ -73,6 +77,8 @@ export const ENV_NAMES = {
   allowedHosts: 'REELAY_ALLOWED_HOSTS',
   accessTokenTtlSeconds: 'REELAY_ACCESS_TOKEN_TTL_SECONDS',
   trustProxy: 'REELAY_TRUST_PROXY',
+  mediaBytesPerHour: 'REELAY_MEDIA_BYTES_PER_HOUR',
+  mediaLinkTtlSeconds: 'REELAY_MEDIA_LINK_TTL_SECONDS',
 } as const;
 
 export type ConfigInput = Partial<Record<keyof typeof ENV_NAMES, string>>;
@@ -195,6 +201,9 @@ export function parseConfig(input: ConfigInput): Config {
     allowedHosts: read(list, 'allowedHosts', input.allowedHosts, []),
     accessTokenTtlSeconds: read(positiveInt, 'accessTokenTtlSeconds', input.accessTokenTtlSeconds, 3600),
     trustProxy: read(trustProxy, 'trustProxy', input.trustProxy, undefined as number | readonly string[] | undefined),
+    mediaBytesPerHour: read(positiveInt, 'mediaBytesPerHour', input.mediaBytesPerHour, 10 * 1024 ** 3),
+    // Links outliving a day would outlive the previous signing key (cursor-keys.ts).
+    mediaLinkTtlSeconds: read(positiveInt.max(86_400), 'mediaLinkTtlSeconds', input.mediaLinkTtlSeconds, 3600),
   };
   return Object.freeze(config);
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import type { Operation } from '../operations/types.ts';
+import { MEDIA_PATHS } from './media-openapi.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -93,7 +94,7 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
     },
     servers: [{ url: config.publicUrl }],
     security: [{ bearer: [] }],
-    paths,
+    paths: { ...paths, ...MEDIA_PATHS },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (rly_...).' } },
       schemas: {

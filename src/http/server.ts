@@ -13,6 +13,7 @@ import type { Metrics } from './metrics.ts';
 import { toProblem } from './problem.ts';
 import { registerOperationRoutes, type RateLimiter, type UsageRecorder } from './routes.ts';
 import { buildOpenApi } from './openapi.ts';
+import { registerMediaRoutes, type MediaRouteDeps } from './media-routes.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { socialContext } from '../activitystreams/index.ts';
 
@@ -29,6 +30,8 @@ export type HttpDeps = {
   /** Which backing stores answer now (`redis` absent when none is configured); bounded in time, never rejects. */
   ready(): Promise<Readiness>;
   logger: Logger;
+  /** Media downloads and signed links (media-routes.ts); absent, those routes are not served. */
+  media?: MediaRouteDeps;
 };
 
 /** Request ids from a proxy are kept when they look like ids; anything else is replaced. */
@@ -129,6 +132,7 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
   );
 
   registerOperationRoutes(app, deps);
+  if (deps.media) registerMediaRoutes(app, deps, deps.media);
 
   app.get('/', async () => ({
     name: 'reelay',

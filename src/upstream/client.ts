@@ -13,6 +13,7 @@ import { createTransportChooser } from './transport/fallback.ts';
 import { parsers } from './normalize.ts';
 import { createRequester, type OutcomeEvent, type ParseBody } from './request.ts';
 import { createResilience } from './resilience.ts';
+import { createMediaFetcher, type MediaFetcher } from './media-fetch.ts';
 import { createSigner, type Signer } from './signing/signer.ts';
 import type { RawItem } from './raw.ts';
 import type { Fetched, PageRequest, PlatformClient, RawPage, UserOrder } from './types.ts';
@@ -36,7 +37,7 @@ type Step<T> = { request: EndpointRequest; parse: ParseBody<T> };
 /** Prefix of platform cursors minted by the creator feed. */
 const CREATOR_CURSOR = 'c:';
 
-export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void>; browserEndpoints(): string[] } {
+export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void>; browserEndpoints(): string[]; openMedia: MediaFetcher['open'] } {
   const config = resolveUpstreamConfig(deps.config);
   const clock = deps.clock ?? { now: () => Date.now() };
   const health = deps.identityHealth ?? createMemoryIdentityHealthStore();
@@ -68,6 +69,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     clock,
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
+  const media = createMediaFetcher({ pool, webOrigin: config.webOrigin, headersTimeoutMs: config.requestTimeoutMs });
   // Last page seen per list, to catch the platform sending the same page for a new cursor.
   const lastPages = new LRUCache<string, { cursor: string; ids: string }>({ max: 5_000 });
   let closed = false;
@@ -252,6 +254,8 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     ...bound(undefined),
     /** Endpoints now served through the browser transport. */
     browserEndpoints: () => transports.browserEndpoints(),
+    /** A CDN file of a video, through the identity that fetched the video. */
+    openMedia: (request, signal) => media.open(request, signal),
     async close() {
       closed = true;
       await transports.close();

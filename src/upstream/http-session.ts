@@ -15,11 +15,21 @@ export type SessionResponse = {
 
 export type SessionRequest = { headers?: Record<string, string>; signal?: AbortSignal };
 
+/** A response whose body is read as it arrives (media files), never buffered whole. */
+export type StreamedResponse = {
+  status: number;
+  headers: Headers;
+  url: string;
+  body: ReadableStream<Uint8Array> | null;
+};
+
 export interface HttpSession {
   readonly browser: BrowserName;
   readonly userAgent: string;
   fetch(url: string, init?: SessionRequest): Promise<SessionResponse>;
   getCookie(name: string, url: string): Promise<string | undefined>;
+  /** Opens a response to read its body as a stream; `timeoutMs` bounds the whole transfer. */
+  stream?(url: string, init?: SessionRequest & { timeoutMs?: number }): Promise<StreamedResponse>;
   setCookie(name: string, value: string, url: string): Promise<void>;
 }
 
@@ -46,6 +56,14 @@ export function createImpitSessionFactory(options: { timeoutMs: number }): Sessi
           ...(init.signal ? { signal: init.signal } : {}),
         });
         return { status: response.status, headers: response.headers, url: response.url, text: () => response.text() };
+      },
+      async stream(url, init = {}) {
+        const response = await impit.fetch(url, {
+          headers: { 'user-agent': userAgent, ...BROWSER.clientHints, ...init.headers },
+          ...(init.signal ? { signal: init.signal } : {}),
+          ...(init.timeoutMs ? { timeout: init.timeoutMs } : {}),
+        });
+        return { status: response.status, headers: response.headers, url: response.url, body: response.body };
       },
       async getCookie(name, url) {
         const cookies = await jar.getCookies(url);

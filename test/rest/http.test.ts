@@ -67,7 +67,7 @@ describe('documents', () => {
     const doc = JSON.parse(res.body);
     assert.equal(doc.openapi, '3.1.0');
     await SwaggerParser.validate(structuredClone(doc));
-    const ids = Object.values(doc.paths).map((p: any) => p.get.operationId);
+    const ids = Object.values(doc.paths).map((p: any) => p.get?.operationId);
     for (const name of ['tagVideos', 'userVideos', 'userReposts', 'userLikes', 'userCollections', 'userFollowers', 'live', 'video', 'comments', 'replies', 'transcript', 'user']) {
       assert.ok(ids.includes(name), name);
     }
