@@ -48,7 +48,7 @@ describe('graceful shutdown of reelay serve', () => {
     });
   });
   after(async () => {
-    await node.stop('SIGKILL');
+    await node?.stop('SIGKILL'); // undefined when the start failed: still close the emulator below
     await emulator.close();
     await rm(dataDir, { recursive: true, force: true });
   });
