@@ -13,17 +13,17 @@ import { createResponseCache } from './cache/response-cache.ts';
 import type { RateLimiter } from './cache/rate-limit.ts';
 import type { RedisLink } from './cache/redis-link.ts';
 import { scalePolicies } from './cache/policies.ts';
-import { createPlatformClient, type PlatformClientDeps } from './upstream/client.ts';
+import { createPlatformClient, type PlatformClientDeps, type PlatformClientHandle } from './upstream/client.ts';
 import { defaultUpstreamConfig, resolveUpstreamConfig } from './upstream/config.ts';
 import { findChromium } from './upstream/transport/browser.ts';
 import type { BrowserSettings } from './upstream/transport/fallback.ts';
-import type { PlatformClient } from './upstream/types.ts';
-import type { MediaFetcher } from './upstream/media-fetch.ts';
 import { createExecutor, RENDERED_BYTES_MAX, type Executor } from './operations/execute.ts';
 import { createStoredCursorSigner } from './operations/cursor-keys.ts';
 import { OPERATIONS } from './operations/registry.ts';
 import { createHttpServer, socialNsUrl } from './http/server.ts';
-import { createMetrics, type Metrics } from './http/metrics.ts';
+import { cacheLayerOf, createMetrics, type Metrics } from './http/metrics.ts';
+import type { CoalescerHooks } from './cache/coalescer.ts';
+import { currentRequest, requestIdMixin } from './request-context.ts';
 import { createMcpServer } from './mcp/server.ts';
 import type { MediaRouteDeps } from './http/media-routes.ts';
 import { createMediaService } from './media/service.ts';
@@ -47,7 +47,8 @@ export const LOG_REDACT_PATHS = [
 ];
 
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } }, destination);
+  // The mixin puts the id of the request being served on every line, platform calls included.
+  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' }, mixin: requestIdMixin }, destination);
 }
 
 export type Services = {
@@ -100,13 +101,13 @@ export async function loadProxies(platform: Config['platform']): Promise<string[
   return proxies;
 }
 
-export type ConfiguredClient = PlatformClient & { close(): Promise<void>; browserEndpoints(): string[]; openMedia: MediaFetcher['open'] };
+export type ConfiguredClient = PlatformClientHandle;
 
 /** The platform client as the configuration asks: proxies (list and file), browser, signing, limits. */
 export async function createConfiguredClient(
   platform: Config['platform'],
   logger: Logger,
-  extra: Pick<PlatformClientDeps, 'identityHealth' | 'onOutcome'> = {},
+  extra: Pick<PlatformClientDeps, 'identityHealth' | 'onOutcome' | 'onIdentityRetired'> = {},
 ): Promise<ConfiguredClient> {
   const proxies = await loadProxies(platform);
   const browser = await resolveBrowser(platform, logger);
@@ -140,7 +141,12 @@ export async function createServices(config: Config, options: ServicesOptions = 
   const logger = options.logger ?? createLogger(config);
   // One budget for everything this node caches: the projection memo takes an eighth (at most 32 MiB).
   const renderedMaxBytes = Math.min(RENDERED_BYTES_MAX, Math.floor(config.cacheMaxBytes / 8));
-  const shared = await createSharedState({ ...config, cacheMaxBytes: Math.max(1, config.cacheMaxBytes - renderedMaxBytes) }, logger);
+  const metrics = createMetrics({ defaultMetrics: true });
+  const shared = await createSharedState(
+    { ...config, cacheMaxBytes: Math.max(1, config.cacheMaxBytes - renderedMaxBytes) },
+    logger,
+    coalescingHooks(metrics, logger),
+  );
   let store: Store;
   try {
     store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onError: (error) => logger.debug({ err: error.message }, 'idle database connection failed') });
@@ -156,19 +162,21 @@ export async function createServices(config: Config, options: ServicesOptions = 
     onOutage: (error) => logger.warn({ err: (error as Error).message }, 'usage counts cannot be written: kept in memory until the database returns'),
     onRecovery: ({ droppedRequests }) => logger.info({ droppedRequests }, 'usage counts written again'),
   });
-  const metrics = createMetrics({ defaultMetrics: true });
   const cache = createResponseCache({
     store: shared.byteStore,
     coalescer: shared.coalescer,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
     onEvent: (event) => metrics.observeCache(event.status),
+    onLookup: (lookup) => metrics.observeCacheLookup(lookup.key, lookup.hit),
   });
   const client = await createConfiguredClient(config.platform, logger, {
     // Shared so every node prefers the identities the platform still serves.
     ...(shared.identityHealth ? { identityHealth: shared.identityHealth } : {}),
-    onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000),
+    onOutcome: (e) => metrics.observeUpstream(e.endpoint, e.outcome, e.durationMs / 1000, e.route),
+    onIdentityRetired: (reason) => metrics.observeIdentityRetired(reason),
   });
+  metrics.watchUpstream(client);
   // Cursors are sealed with the key the nodes share through the database.
   const cursors = await createStoredCursorSigner(store);
   const operationDeps = {
@@ -212,6 +220,25 @@ export async function createServices(config: Config, options: ServicesOptions = 
       await cache.close();
       await store.close();
       shared.close();
+    },
+  };
+}
+
+/**
+ * Coalescing seen from the requests: the fetch runs in the context of the request that started it
+ * (so its platform log lines carry that request's id), and a request that joins it records whose
+ * fetch it waited on (`coalescedWith` on its completion line) and is counted.
+ */
+function coalescingHooks(metrics: Metrics, logger: Logger): CoalescerHooks {
+  return {
+    onStart: () => currentRequest()?.requestId,
+    onJoin: ({ key, scope, startedBy }) => {
+      metrics.observeCoalesced(key, scope);
+      const request = currentRequest();
+      if (request !== undefined && startedBy !== undefined && startedBy !== request.requestId) request.coalescedWith ??= startedBy;
+      if (logger.isLevelEnabled('debug')) {
+        logger.debug({ layer: cacheLayerOf(key), scope, ...(startedBy === undefined ? {} : { coalescedWith: startedBy }) }, 'joined a fetch already in flight');
+      }
     },
   };
 }

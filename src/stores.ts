@@ -7,7 +7,7 @@ import { connectRedisLink, type RedisLink } from './cache/redis-link.ts';
 import { createMemoryStore, type MemoryStore } from './cache/memory-store.ts';
 import { createRedisStore } from './cache/redis-store.ts';
 import { createFailoverStore } from './cache/failover-store.ts';
-import { createLocalCoalescer, createRedisCoalescer, type Coalescer } from './cache/coalescer.ts';
+import { createLocalCoalescer, createRedisCoalescer, type Coalescer, type CoalescerHooks } from './cache/coalescer.ts';
 import { createRateLimiter, type RateLimiter } from './cache/rate-limit.ts';
 import type { ByteStore } from './cache/types.ts';
 import { createMemoryIdentityHealthStore, type IdentityHealthStore } from './upstream/health.ts';
@@ -32,9 +32,9 @@ export type SharedState = {
   close(): void;
 };
 
-export async function createSharedState(config: Config, logger: Logger): Promise<SharedState> {
+export async function createSharedState(config: Config, logger: Logger, hooks: CoalescerHooks = {}): Promise<SharedState> {
   const memoryStore = createMemoryStore({ maxBytes: config.cacheMaxBytes });
-  const local = createLocalCoalescer();
+  const local = createLocalCoalescer(hooks);
   const limits = { points: config.rateLimit.points, durationSeconds: config.rateLimit.durationSeconds };
   if (!config.redisUrl) {
     return { link: undefined, byteStore: memoryStore, memoryStore, coalescer: local, rateLimiter: createRateLimiter(limits), identityHealth: undefined, close() {} };
@@ -49,7 +49,7 @@ export async function createSharedState(config: Config, logger: Logger): Promise
     link,
     byteStore: createFailoverStore({ shared: createRedisStore({ redis }), local: memoryStore, link }),
     memoryStore,
-    coalescer: createRedisCoalescer({ redis, subscriber, local, logger, available: link.isUp, onRedisFailure }),
+    coalescer: createRedisCoalescer({ redis, subscriber, local, logger, available: link.isUp, onRedisFailure, hooks }),
     rateLimiter: createRateLimiter({ ...limits, redis, available: link.isUp, onRedisFailure }),
     // Shared so every node prefers the identities the platform still serves.
     identityHealth: {

@@ -89,3 +89,17 @@ test('a caller without a signal (a background refresh) keeps the shared work ali
   gate.resolve('value');
   assert.equal(await background, 'value');
 });
+
+test('a caller that joins running work is reported with the id its starter gave, and a starter is not', async () => {
+  const joins: Array<{ key: string; scope: string; startedBy: string | undefined }> = [];
+  let starts = 0;
+  const coalescer = createLocalCoalescer({ onStart: () => `request-${++starts}`, onJoin: (join) => joins.push(join) });
+  const gate = Promise.withResolvers<string>();
+  const runs = [coalescer.run('k', () => gate.promise), coalescer.run('k', () => gate.promise), coalescer.run('other', async () => 'x')];
+  gate.resolve('v');
+  await Promise.all(runs);
+  assert.deepEqual(joins, [{ key: 'k', scope: 'process', startedBy: 'request-1' }]);
+  assert.equal(starts, 2, 'k and other each started once');
+  await coalescer.run('k', async () => 'again');
+  assert.equal(joins.length, 1, 'finished work is not joined');
+});

@@ -22,16 +22,27 @@ export type Coalescer = {
   close(): Promise<void>;
 };
 
-export function createLocalCoalescer(): Coalescer {
-  type Running = { work: Promise<unknown>; signal: AbortSignal; join(signal: AbortSignal | undefined): void };
+/** A caller that joined work already in flight: in this process, or held by another node (`cluster`). */
+export type CoalescedJoin = { key: string; scope: 'process' | 'cluster'; startedBy: string | undefined };
+
+/** Observers of coalescing (metrics, logs); they never change what runs. Called in the caller's context. */
+export type CoalescerHooks = {
+  /** A caller starts new work for `key`; what it returns is handed to the callers that join it. */
+  onStart?: (key: string) => string | undefined;
+  onJoin?: (join: CoalescedJoin) => void;
+};
+
+export function createLocalCoalescer(hooks: CoalescerHooks = {}): Coalescer {
+  type Running = { work: Promise<unknown>; signal: AbortSignal; join(signal: AbortSignal | undefined): void; startedBy: string | undefined };
   const inFlight = new Map<string, Running>();
   return {
     run<T>(key: string, fn: (signal: AbortSignal) => Promise<T>, _peek?: unknown, signal?: AbortSignal): Promise<T> {
       let running = inFlight.get(key);
+      if (running !== undefined && !running.signal.aborted) hooks.onJoin?.({ key, scope: 'process', startedBy: running.startedBy });
       // Work everyone gave up on is winding down: a new caller gets work of its own.
       if (running === undefined || running.signal.aborted) {
         const shared = createSharedSignal();
-        const started: Running = { work: Promise.resolve(), signal: shared.signal, join: shared.join };
+        const started: Running = { work: Promise.resolve(), signal: shared.signal, join: shared.join, startedBy: hooks.onStart?.(key) };
         inFlight.set(key, started);
         started.work = (async () => {
           try {
@@ -70,6 +81,8 @@ export type RedisCoalescerOptions = {
    * reports them, and the coalescer does not log each one.
    */
   onRedisFailure?: (error: unknown) => void;
+  /** Told when this node waits on work another node holds the lock for (`scope: 'cluster'`). */
+  hooks?: Pick<CoalescerHooks, 'onJoin'>;
 };
 
 /** Deletes the lock only if it is still ours, so a late finisher never frees someone else's lock. */
@@ -285,6 +298,8 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
       return fn(signal);
     }
     if (locked) return runHolding(key, lockKey, token, fn, peek, signal);
+    // The holder's request id stays on its node: its logs there carry it.
+    options.hooks?.onJoin?.({ key, scope: 'cluster', startedBy: undefined });
     return waitForOther(key, lockKey, token, fn, peek, signal);
   }
 

@@ -14,6 +14,7 @@ function setup(options: { maxStaleSeconds?: number; store?: ByteStore } = {}) {
   let nowMs = 1_700_000_000_000;
   const clock = { now: () => nowMs };
   const events: CacheEvent[] = [];
+  const lookups: boolean[] = [];
   const waiters: Array<{ status: CacheEvent['status']; resolve: () => void }> = [];
   const store = options.store ?? createMemoryStore({ maxBytes: 1 << 20, clock });
   const cache = createResponseCache({
@@ -21,6 +22,7 @@ function setup(options: { maxStaleSeconds?: number; store?: ByteStore } = {}) {
     coalescer: createLocalCoalescer(),
     clock,
     maxStaleSeconds: options.maxStaleSeconds,
+    onLookup: (lookup) => lookups.push(lookup.hit),
     onEvent: (event) => {
       events.push(event);
       for (const w of waiters.filter((w) => w.status === event.status)) w.resolve();
@@ -29,6 +31,7 @@ function setup(options: { maxStaleSeconds?: number; store?: ByteStore } = {}) {
   return {
     cache,
     events,
+    lookups,
     advanceSeconds: (s: number) => {
       nowMs += s * 1000;
     },
@@ -303,4 +306,26 @@ test('events report hit, miss, stale and revalidated per fetch', async () => {
   await revalidated;
   assert.deepEqual(events.map((e) => e.status), ['miss', 'hit', 'stale', 'revalidated']);
   assert.ok(events.every((e) => e.key === 'k'));
+});
+
+test('each fetch is one lookup: a hit when stored bytes answer, a miss when it waits on a load', async () => {
+  const { cache, lookups, advanceSeconds, nextEvent } = setup();
+  await cache.fetch('k', POLICY, async () => 1);
+  await cache.fetch('k', POLICY, async () => 1);
+  advanceSeconds(61);
+  const revalidated = nextEvent('revalidated');
+  await cache.fetch('k', POLICY, async () => 2);
+  await revalidated;
+  assert.deepEqual(lookups, [false, true, true], 'miss, fresh hit, stale-while-revalidate hit (the refresh is no lookup)');
+  const gone = async () => {
+    throw new AppError('not_found', 'No such video.');
+  };
+  await assert.rejects(cache.fetch('missing', POLICY, gone));
+  await assert.rejects(cache.fetch('missing', POLICY, gone));
+  assert.deepEqual(lookups.slice(3), [false, true], 'a remembered absence is a hit');
+  const gate = Promise.withResolvers<unknown>();
+  const joined = [cache.fetch('j', POLICY, () => gate.promise), cache.fetch('j', POLICY, () => gate.promise)];
+  gate.resolve('v');
+  await Promise.all(joined);
+  assert.deepEqual(lookups.slice(5), [false, false], 'joining a load in flight is a miss too');
 });

@@ -15,6 +15,11 @@ export type ResponseCacheOptions = {
   /** Wall-clock milliseconds; ages are computed from it, so nodes sharing Redis need synced clocks. */
   clock?: { now(): number };
   onEvent?: (event: CacheEvent) => void;
+  /**
+   * Told once per `fetch`: a hit was answered from stored bytes without waiting on a load (fresh,
+   * stale-while-revalidate, or a remembered absence); a miss waited on one (its own or a joined one).
+   */
+  onLookup?: (lookup: { key: string; hit: boolean }) => void;
   /** Upper bound on any policy's stale windows (operator setting). */
   maxStaleSeconds?: number;
   /** How long a not_found-like answer is remembered (capped by the policy's ttl); 0 disables it. */
@@ -31,7 +36,7 @@ const NEGATIVE_CODES: ReadonlySet<ErrorCode> = new Set(['not_found', 'no_transcr
 const NEGATIVE_PREFIX = 'neg:';
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  const { store, coalescer, clock = Date, onEvent, logger } = options;
+  const { store, coalescer, clock = Date, onEvent, onLookup, logger } = options;
   const { maxStaleSeconds = Number.POSITIVE_INFINITY, negativeTtlSeconds = 5 } = options;
   const refreshes = new Set<Promise<void>>();
   const { read, write } = safeStore(store, logger);
@@ -103,11 +108,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const windows = staleWindows(policy, maxStaleSeconds);
       const ageMs = entry === undefined ? Number.POSITIVE_INFINITY : now - entry.storedAtMs;
       if (entry !== undefined && ageMs < policy.ttlSeconds * 1000) {
+        onLookup?.({ key, hit: true });
         emit(key, 'hit');
         return result(entry, 'hit', now);
       }
       if (entry !== undefined && ageMs < (policy.ttlSeconds + windows.swrSeconds) * 1000) {
         refreshInBackground(key, policy, fn, entry);
+        onLookup?.({ key, hit: true });
         emit(key, 'stale');
         return result(entry, 'stale', now);
       }
@@ -115,10 +122,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       if (!usable) {
         const absence = await negative.recall(key);
         if (absence !== undefined) {
+          onLookup?.({ key, hit: true });
           emit(key, 'hit');
           throw absence;
         }
       }
+      onLookup?.({ key, hit: false });
       return loadNow(key, policy, fn, entry, usable ? entry : undefined, signal);
     },
     async close() {

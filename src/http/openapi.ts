@@ -30,7 +30,7 @@ function parameters(op: Operation): JsonObject[] {
 }
 
 function errorResponses(op: Operation): JsonObject {
-  const codes = ['invalid_request', 'unauthorized', 'not_found', 'rate_limited', 'upstream_error', 'platform_unreachable', 'upstream_blocked', 'upstream_timeout', 'internal'];
+  const codes = ['invalid_request', 'unauthorized', 'not_found', 'not_acceptable', 'rate_limited', 'upstream_error', 'platform_unreachable', 'upstream_blocked', 'upstream_timeout', 'internal'];
   if (op.itemType) codes.push('invalid_cursor');
   if (op.path.includes(':username')) codes.push('private_account', 'private_content');
   if (op.name === 'live') codes.push('not_live');
@@ -68,6 +68,8 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
           },
         },
       };
+      // The same document under the JSON-LD and ActivityStreams media types (negotiated by Accept).
+      for (const type of ['application/ld+json; profile="https://www.w3.org/ns/activitystreams"', 'application/activity+json']) content[type] = content['application/json'];
       if (op.name === 'transcript') content['text/vtt'] = { schema: { type: 'string' } };
       paths[toOpenApiPath(path)] = {
         get: {

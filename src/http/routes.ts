@@ -8,6 +8,7 @@ import type { HttpDeps } from './server.ts';
 import { rateLimitHeaders, type RateLimitResult } from '../cache/rate-limit.ts';
 import { sendProblem } from './server.ts';
 import { closedEarlySignal, runWithDeadline } from '../operations/deadline.ts';
+import { JSON_REPRESENTATION, negotiate, offeredTypes, VTT_REPRESENTATION, type Representation } from './negotiate.ts';
 
 export type RateLimiter = { consume(key: string): Promise<RateLimitResult> };
 export type UsageRecorder = { record(keyId: string, operation: string): void };
@@ -44,12 +45,26 @@ function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
-/** Transcripts come as raw WebVTT when asked by `Accept: text/vtt` or `?format=vtt`. */
-function wantsVtt(request: FastifyRequest, input: Record<string, unknown>): boolean {
-  if (input.format === 'vtt') return true;
-  if (input.format === 'json') return false;
-  const accept = request.headers.accept ?? '';
-  return /(^|,)\s*text\/vtt/i.test(accept) && !/(^|,)\s*application\/(json|\*)/i.test(accept);
+/**
+ * The representation to answer: `?format=vtt|json` on transcripts wins (links that cannot set
+ * headers), else the Accept header. Nothing acceptable is a 406 naming what is available.
+ */
+function chooseRepresentation(op: Operation, request: FastifyRequest, input: Record<string, unknown>): Representation {
+  const set = op.name === 'transcript' ? 'transcript' : 'json';
+  if (input.format === 'vtt') return VTT_REPRESENTATION;
+  const accept = request.headers.accept;
+  const chosen = negotiate(accept, input.format === 'json' ? 'json' : set);
+  if (chosen) return chosen;
+  if (input.format === 'json') return JSON_REPRESENTATION;
+  throw new AppError('not_acceptable', `No representation matches the Accept header; available: ${offeredTypes(set).join(', ')}.`, {
+    details: { available: offeredTypes(set) },
+  });
+}
+
+/** One validator per representation: presets and media types other than JSON get their own suffix. */
+function etagFor(etag: string, preset: ProjectionPreset, representation: Representation): string {
+  if (preset === 'full' && representation.etagSuffix === '') return etag;
+  return `${etag.slice(0, -1)}${preset === 'full' ? '' : `-${preset}`}${representation.etagSuffix}"`;
 }
 
 async function handle(op: Operation, request: FastifyRequest, reply: FastifyReply, deps: HttpDeps) {
@@ -63,6 +78,7 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
   }
   const raw = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
   const input = deps.executor.parse(op, raw) as Record<string, unknown>;
+  const representation = chooseRepresentation(op, request, input);
   deps.usage?.record(key.id, op.name);
   const result = await runWithDeadline(
     deps.config.requestDeadlineMs,
@@ -70,7 +86,7 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
     closedEarlySignal(reply.raw),
   );
   const preset = (input.projection_preset as ProjectionPreset | undefined) ?? 'full';
-  const etag = preset === 'full' ? result.etag : `${result.etag.slice(0, -1)}-${preset}"`;
+  const etag = etagFor(result.etag, preset, representation);
   reply
     .header('etag', etag)
     .header('cache-control', `private, max-age=${result.maxAgeSeconds}`)
@@ -78,12 +94,13 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
     .header('cache-status', cacheStatusHeader(result))
     .header('vary', 'Authorization, Accept');
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  if (op.name === 'transcript' && wantsVtt(request, input)) {
+  if (representation === VTT_REPRESENTATION) {
     const document = JSON.parse(result.body.toString('utf8')) as { content: string };
-    return reply.type('text/vtt; charset=utf-8').send(document.content);
+    return reply.type(representation.contentType).send(document.content);
   }
+  // The JSON family shares the stored bytes: only Content-Type (and the ETag) differ.
   const body = preset === 'full' ? result.envelope : Buffer.concat([ENVELOPE_OPEN, deps.executor.render(result, preset), ENVELOPE_CLOSE]);
-  return reply.type('application/json; charset=utf-8').send(body);
+  return reply.type(representation.contentType).send(body);
 }
 
 export function registerOperationRoutes(app: FastifyInstance, deps: HttpDeps): void {

@@ -2,6 +2,7 @@
 // registry's routes plus health, metrics, OpenAPI, docs and the JSON-LD context.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { installRequestContext, requestContextOf, requestIdOf, REQUEST_ID_BOUND } from '../request-context.ts';
 import type { Logger } from 'pino';
 import { clientErrorHandler, guardConnections, type RawAnswer } from '../client-errors.ts';
 import { AppError, isAppError, type ErrorCode } from '../errors.ts';
@@ -34,15 +35,11 @@ export type HttpDeps = {
   media?: MediaRouteDeps;
 };
 
-/** Request ids from a proxy are kept when they look like ids; anything else is replaced. */
-function requestIdOf(req: { headers: Record<string, string | string[] | undefined> }): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : randomUUID();
-}
-
 /**
  * One log line per request, written when it completes: method, path (never the query string, where
  * a misdirected secret could travel), route, status and time. Halves logging cost on the hot path.
+ * It stays at info for every status: a 4xx is the client's to fix, and the cause of a 5xx is
+ * logged where it happens (platform failures at warn, faults in reelay at error).
  */
 class RequestLogController extends LogController {
   constructor() {
@@ -56,10 +53,17 @@ class RequestLogController extends LogController {
       route: request.routeOptions.url,
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...coalescedWith(request),
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/** The request whose platform fetch this one waited on, so its platform log lines can be found. */
+function coalescedWith(request: FastifyRequest): { coalescedWith?: string } {
+  const other = requestContextOf(request)?.coalescedWith;
+  return other === undefined ? {} : { coalescedWith: other };
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: AppError, publicUrl: string): FastifyReply {
@@ -101,6 +105,8 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdOf,
     logController: new RequestLogController(),
+    // Request loggers bind the id already; the log mixin then leaves it out (no duplicate key).
+    childLoggerFactory: (logger, bindings, options) => Object.assign(logger.child(bindings, options), { [REQUEST_ID_BOUND]: true }),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     ...(config.trustProxy === undefined ? {} : { trustProxy: trustProxyOption(config.trustProxy) }),
@@ -112,8 +118,8 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
   });
   guardConnections(app.server, (status) => rawProblem(status, config.publicUrl));
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  installRequestContext(app);
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
   });
   app.addHook('onResponse', async (request, reply) => {

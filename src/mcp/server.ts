@@ -16,6 +16,7 @@ import { closedEarlySignal } from '../operations/deadline.ts';
 import { trustProxyOption } from '../config/config.ts';
 import { isAppError } from '../errors.ts';
 import { isConnectError } from '../storage/guard.ts';
+import { installRequestContext, requestIdOf } from '../request-context.ts';
 
 export type { McpConfig, McpDeps } from './types.ts';
 
@@ -33,6 +34,7 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   const urls = toServerUrls(deps.config.publicUrl);
   const app = Fastify({
     logger: false,
+    genReqId: requestIdOf,
     bodyLimit: MCP_BODY_BYTES_MAX,
     // The client address of the OAuth registration limits: forwarded only through trusted proxies.
     ...(deps.config.trustProxy === undefined ? {} : { trustProxy: trustProxyOption(deps.config.trustProxy) }),
@@ -60,6 +62,8 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   });
   // Other media types reach the handlers as text, so the MCP transport answers 415 in JSON-RPC form.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // First hook: what a call logs (platform requests included) carries its request id.
+  installRequestContext(app);
   app.addHook('onRequest', createGuard(deps.config));
 
   /** JSON-RPC errors on the MCP endpoint, RFC 6749 bodies on the OAuth endpoints. */

@@ -7,11 +7,11 @@ import { resolveUpstreamConfig, type UpstreamConfig } from './config.ts';
 import { endpoints, type EndpointRequest } from './endpoints.ts';
 import { createMemoryIdentityHealthStore, type IdentityHealthStore } from './health.ts';
 import { createImpitSessionFactory, type SessionFactory } from './http-session.ts';
-import { createIdentityPool, type Lease } from './identities.ts';
+import { createIdentityPool, type IdentityStates, type Lease } from './identities.ts';
 import { createBrowserEngine, type BrowserEngine } from './transport/browser.ts';
 import { createTransportChooser } from './transport/fallback.ts';
 import { parsers } from './normalize.ts';
-import { createRequester, type OutcomeEvent, type ParseBody } from './request.ts';
+import { createRequester, type OutcomeEvent, type ParseBody, type UpstreamLogger } from './request.ts';
 import { createResilience } from './resilience.ts';
 import { createMediaFetcher, type MediaFetcher } from './media-fetch.ts';
 import { createSigner, type Signer } from './signing/signer.ts';
@@ -21,8 +21,10 @@ import type { Fetched, PageRequest, PlatformClient, RawPage, UserOrder } from '.
 export type PlatformClientDeps = {
   config: UpstreamConfig;
   clock?: { now(): number };
-  logger?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
+  logger?: UpstreamLogger;
   onOutcome?: (event: OutcomeEvent) => void;
+  /** Told when the platform's refusal takes an identity out of rotation, with the reason. */
+  onIdentityRetired?: (reason: string) => void;
   identityHealth?: IdentityHealthStore;
   /** Defaults to the profile named in `config.signing`. */
   signer?: Signer;
@@ -37,7 +39,18 @@ type Step<T> = { request: EndpointRequest; parse: ParseBody<T> };
 /** Prefix of platform cursors minted by the creator feed. */
 const CREATOR_CURSOR = 'c:';
 
-export function createPlatformClient(deps: PlatformClientDeps): PlatformClient & { close(): Promise<void>; browserEndpoints(): string[]; openMedia: MediaFetcher['open'] } {
+export type PlatformClientHandle = PlatformClient & {
+  close(): Promise<void>;
+  browserEndpoints(): string[];
+  /** Each called endpoint's breaker: 0 closed, 1 open, 2 half-open (metrics). */
+  breakerStates(): Array<{ endpoint: string; state: 0 | 1 | 2 }>;
+  /** The identity pool by state (metrics). */
+  identityStates(): Promise<IdentityStates>;
+  /** A CDN file of a video, through the identity that fetched the video. */
+  openMedia: MediaFetcher['open'];
+};
+
+export function createPlatformClient(deps: PlatformClientDeps): PlatformClientHandle {
   const config = resolveUpstreamConfig(deps.config);
   const clock = deps.clock ?? { now: () => Date.now() };
   const health = deps.identityHealth ?? createMemoryIdentityHealthStore();
@@ -47,6 +60,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     health,
     createSession: deps.createSession ?? createImpitSessionFactory({ timeoutMs: config.requestTimeoutMs }),
     ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.onIdentityRetired ? { onRetire: deps.onIdentityRetired } : {}),
   });
   const requester = createRequester({
     config,
@@ -57,7 +71,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.onOutcome ? { onOutcome: deps.onOutcome } : {}),
   });
-  const resilience = createResilience(config);
+  const resilience = createResilience(config, deps.logger);
   const browser = config.browser;
   const transports = createTransportChooser({
     settings: browser,
@@ -256,6 +270,8 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient &
     browserEndpoints: () => transports.browserEndpoints(),
     /** A CDN file of a video, through the identity that fetched the video. */
     openMedia: (request, signal) => media.open(request, signal),
+    breakerStates: () => resilience.breakerStates(),
+    identityStates: () => pool.states(),
     async close() {
       closed = true;
       await transports.close();

@@ -25,9 +25,10 @@ function fakeSessions(): { factory: SessionFactory; bootstraps: string[] } {
   return { factory, bootstraps };
 }
 
-function makePool(overrides: { identityCount?: number; rate?: number; perIdentity?: number } = {}) {
+function makePool(overrides: { identityCount?: number; rate?: number; perIdentity?: number; onRetire?: (reason: string) => void } = {}) {
   let now = 1_000_000;
   const sessions = fakeSessions();
+  const health = createMemoryIdentityHealthStore();
   const pool = createIdentityPool({
     config: {
       identityCount: overrides.identityCount ?? 1,
@@ -38,10 +39,11 @@ function makePool(overrides: { identityCount?: number; rate?: number; perIdentit
       requestTimeoutMs: 1_000,
     },
     createSession: sessions.factory,
-    health: createMemoryIdentityHealthStore(),
+    health,
     clock: { now: () => now },
+    ...(overrides.onRetire ? { onRetire: overrides.onRetire } : {}),
   });
-  return { pool, sessions, advance: (ms: number) => (now += ms) };
+  return { pool, sessions, health, advance: (ms: number) => (now += ms) };
 }
 
 test('no identity is used more often than identityRatePerSecond', async () => {
@@ -98,6 +100,32 @@ test('a retired identity is replaced by a freshly bootstrapped one with a new de
   assert.notEqual(pool.identities[0].deviceId, old.deviceId);
   assert.equal(sessions.bootstraps.length, 2);
   assert.equal(sessions.bootstraps[0], 'http://127.0.0.1:9/');
+});
+
+test('states count identities as healthy, degraded by their health score, and bootstrapping', async () => {
+  const { pool, health } = makePool({ identityCount: 3 });
+  assert.deepEqual(await pool.states(), { healthy: 0, degraded: 0, bootstrapping: 0 }, 'none before the first use');
+  pool.fill();
+  assert.deepEqual(await pool.states(), { healthy: 0, degraded: 0, bootstrapping: 3 });
+  await pool.ready();
+  assert.deepEqual(await pool.states(), { healthy: 3, degraded: 0, bootstrapping: 0 });
+  const [failing] = pool.identities;
+  await health.record(failing.id, 'blocked', 0);
+  assert.deepEqual(await pool.states(), { healthy: 3, degraded: 0, bootstrapping: 0 }, 'one failure from 1 leaves 0.7');
+  await health.record(failing.id, 'upstream_error', 0);
+  assert.deepEqual(await pool.states(), { healthy: 2, degraded: 1, bootstrapping: 0 }, 'two leave 0.49');
+  await health.record(failing.id, 'not_found', 0);
+  assert.deepEqual(await pool.states(), { healthy: 2, degraded: 1, bootstrapping: 0 }, 'an answer about the content does not move it');
+});
+
+test('retiring an identity of the pool is reported once, with its reason', async () => {
+  const reasons: string[] = [];
+  const { pool } = makePool({ onRetire: (reason) => reasons.push(reason) });
+  await pool.ready();
+  const old = pool.identities[0];
+  pool.retire(old, 'captcha');
+  pool.retire(old, 'captcha');
+  assert.deepEqual(reasons, ['captcha']);
 });
 
 test('device ids are 19 digits inside the range real clients use', () => {

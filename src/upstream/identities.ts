@@ -43,7 +43,15 @@ export type PoolDeps = {
   health: IdentityHealthStore;
   clock: { now(): number };
   logger?: { warn(obj: object, msg: string): void };
+  /** Told when an identity leaves rotation, with the platform's reason (metrics). */
+  onRetire?: (reason: string) => void;
 };
+
+/** Identities of the pool by state: in rotation and served (`healthy`) or mostly failing (`degraded`), or being set up. */
+export type IdentityStates = { healthy: number; degraded: number; bootstrapping: number };
+
+/** Below this health score an identity counts as degraded: two failures in a row from a perfect score. */
+export const HEALTHY_SCORE_MIN = 0.5;
 
 export type IdentityPool = ReturnType<typeof createIdentityPool>;
 
@@ -153,17 +161,28 @@ export function createIdentityPool(deps: PoolDeps) {
   }
 
   /** Takes a blocked identity out of rotation; a fresh one is bootstrapped on the next acquire. */
-  function retire(identity: Identity): void {
+  function retire(identity: Identity, reason = 'blocked'): void {
     if (identity.retired) return;
     identity.retired = true;
     const index = live.indexOf(identity);
-    if (index >= 0) live.splice(index, 1);
+    if (index < 0) return;
+    live.splice(index, 1);
+    deps.onRetire?.(reason);
+  }
+
+  /** How many identities are in each state now (read from the health store, shared with Redis). */
+  async function states(): Promise<IdentityStates> {
+    const scores = await scoresOf();
+    let healthy = 0;
+    for (const identity of live) if ((scores.get(identity.id) ?? 1) >= HEALTHY_SCORE_MIN) healthy += 1;
+    return { healthy, degraded: live.length - healthy, bootstrapping: creating.size };
   }
 
   return {
     acquire,
     tryAcquire,
     retire,
+    states,
     fill,
     /** Identities in rotation (for tests and metrics). */
     get identities(): readonly Identity[] {

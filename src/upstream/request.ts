@@ -14,7 +14,32 @@ import { untilAborted } from '../abort.ts';
 
 export { untilAborted };
 
-export type OutcomeEvent = { endpoint: string; outcome: UpstreamOutcome; durationMs: number };
+/**
+ * How a request reached the platform: `signed` web API call (reelay's signing profile), `unsigned`
+ * web API call (common params only, e.g. the creator feed), `page` load (rehydration HTML),
+ * `browser` (a signed call made from a Chromium page), `plain` (webcast room info), `file` (subtitles).
+ */
+export type RequestRoute = 'signed' | 'unsigned' | 'page' | 'browser' | 'plain' | 'file';
+
+export type OutcomeEvent = { endpoint: string; outcome: UpstreamOutcome; durationMs: number; route: RequestRoute };
+
+const ROUTE_OF_KIND: Record<EndpointRequest['kind'], RequestRoute> = {
+  'web-api': 'signed',
+  'web-unsigned': 'unsigned',
+  page: 'page',
+  plain: 'plain',
+  raw: 'file',
+};
+
+/** Answers about the content (it is missing, private, not shown here): the caller's to handle, not a fault. */
+const CONTENT_OUTCOMES: ReadonlySet<UpstreamOutcome> = new Set(['not_found', 'private_account', 'private_content', 'geo_blocked']);
+
+export type UpstreamLogger = {
+  warn(obj: object, msg: string): void;
+  error?(obj: object, msg: string): void;
+  info?(obj: object, msg: string): void;
+  debug?(obj: object, msg: string): void;
+};
 
 export type RequesterDeps = {
   config: UpstreamConfig;
@@ -22,7 +47,7 @@ export type RequesterDeps = {
   signer: Signer;
   pool: IdentityPool;
   health: IdentityHealthStore;
-  logger?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void; debug?(obj: object, msg: string): void };
+  logger?: UpstreamLogger;
   onOutcome?: (event: OutcomeEvent) => void;
 };
 
@@ -160,11 +185,11 @@ export function createRequester(deps: RequesterDeps) {
 
   async function settle(identity: Identity, req: EndpointRequest, c: Classification, startedMs: number) {
     const durationMs = clock.now() - startedMs;
-    deps.onOutcome?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs });
+    const route = signsInPage(identity) ? 'browser' : ROUTE_OF_KIND[req.kind];
+    deps.onOutcome?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs, route });
     trackReachability(c);
-    if (c.outcome === 'ok' || c.outcome === 'cancelled') deps.logger?.debug?.({ endpoint: req.endpoint, outcome: c.outcome, durationMs }, 'platform request');
-    else deps.logger?.warn({ endpoint: req.endpoint, outcome: c.outcome, reason: c.reason, durationMs }, 'platform request failed');
-    if (c.outcome === 'blocked') deps.pool.retire(identity);
+    logOutcome(req, c, route, durationMs);
+    if (c.outcome === 'blocked') deps.pool.retire(identity, c.reason);
     // Only the platform's own failures move an identity's health, never the caller's abort or input.
     if (c.outcome === 'cancelled' || isInputRefusal(c)) return;
     try {
@@ -172,6 +197,18 @@ export function createRequester(deps: RequesterDeps) {
     } catch (error) {
       deps.logger?.warn({ err: (error as Error).name }, 'identity health store failed');
     }
+  }
+
+  /**
+   * Successes and abandoned requests at debug; answers the input provoked (no such user, a private
+   * account, a 4xx for an odd id) at info, since the client gets a 4xx it can act on; the
+   * platform's own failures at warn.
+   */
+  function logOutcome(req: EndpointRequest, c: Classification, route: RequestRoute, durationMs: number): void {
+    const line = { endpoint: req.endpoint, route, outcome: c.outcome, durationMs };
+    if (c.outcome === 'ok' || c.outcome === 'cancelled') deps.logger?.debug?.(line, 'platform request');
+    else if (CONTENT_OUTCOMES.has(c.outcome) || isInputRefusal(c)) deps.logger?.info?.({ ...line, reason: c.reason }, 'platform request answered with a client error');
+    else deps.logger?.warn({ ...line, reason: c.reason }, 'platform request failed');
   }
 
   /**

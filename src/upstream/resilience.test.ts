@@ -3,7 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../errors.ts';
 import { UpstreamFailure } from './classify.ts';
-import { countsForBreaker } from './resilience.ts';
+import { CircuitState } from 'cockatiel';
+import { breakerStateValue, countsForBreaker, createResilience } from './resilience.ts';
+import { resolveUpstreamConfig } from './config.ts';
 
 const failure = (outcome: ConstructorParameters<typeof UpstreamFailure>[0]['outcome'], reason: string) => new UpstreamFailure({ outcome, reason });
 
@@ -32,4 +34,26 @@ test('answers about the content, 4xx provoked by the input, abandoned requests a
   ]) {
     assert.equal(countsForBreaker(f), false, f.message);
   }
+});
+
+test('breaker states read 0 closed, 1 open (isolated too), 2 half-open for metrics', () => {
+  assert.equal(breakerStateValue(CircuitState.Closed), 0);
+  assert.equal(breakerStateValue(CircuitState.Open), 1);
+  assert.equal(breakerStateValue(CircuitState.Isolated), 1);
+  assert.equal(breakerStateValue(CircuitState.HalfOpen), 2);
+});
+
+test('breakerStates lists each endpoint called, and an endpoint failing past the threshold opens and is logged', async () => {
+  const warnings: object[] = [];
+  const config = resolveUpstreamConfig({ breaker: { failureThreshold: 2, halfOpenAfterMs: 60_000 } });
+  const resilience = createResilience(config, { warn: (obj) => warnings.push(obj) });
+  assert.deepEqual(resilience.breakerStates(), []);
+  await resilience.guardRequest('/ok/', async () => 'fine');
+  for (let i = 0; i < 2; i += 1) {
+    await assert.rejects(resilience.guardRequest('/bad/', async () => {
+      throw failure('upstream_error', 'http_503');
+    }));
+  }
+  assert.deepEqual(resilience.breakerStates(), [{ endpoint: '/ok/', state: 0 }, { endpoint: '/bad/', state: 1 }]);
+  assert.deepEqual(warnings.map((w) => (w as { endpoint: string }).endpoint), ['/bad/']);
 });

@@ -3,6 +3,7 @@
 import {
   BrokenCircuitError,
   BulkheadRejectedError,
+  CircuitState,
   ConsecutiveBreaker,
   ExponentialBackoff,
   TaskCancelledError,
@@ -38,7 +39,16 @@ export function countsForBreaker(error: Error): boolean {
 
 const cancelled = () => new UpstreamFailure({ outcome: 'cancelled', reason: 'cancelled' });
 
-export function createResilience(config: UpstreamConfig) {
+/** A breaker's state as a number for metrics: 0 closed, 1 open (also when isolated by hand), 2 half-open. */
+export function breakerStateValue(state: CircuitState): 0 | 1 | 2 {
+  if (state === CircuitState.Closed) return 0;
+  if (state === CircuitState.HalfOpen) return 2;
+  return 1;
+}
+
+export type ResilienceLogger = { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+
+export function createResilience(config: UpstreamConfig, logger?: ResilienceLogger) {
   const breakers = new Map<string, CircuitBreakerPolicy>();
   const bulkheads = new Map<string, BulkheadPolicy>();
   const requestTimeout = timeout(config.requestTimeoutMs, TimeoutStrategy.Aggressive);
@@ -66,8 +76,16 @@ export function createResilience(config: UpstreamConfig) {
         breaker: new ConsecutiveBreaker(config.breaker.failureThreshold),
       });
       breakers.set(endpoint, breaker);
+      // Logged in the context of the request whose failure or success moved it (its id on the line).
+      breaker.onBreak(() => logger?.warn({ endpoint, forMs: config.breaker.halfOpenAfterMs }, 'circuit breaker opened: this endpoint is refused until it is tried again'));
+      breaker.onReset(() => logger?.info?.({ endpoint }, 'circuit breaker closed: the endpoint answers again'));
     }
     return breaker;
+  }
+
+  /** Every endpoint's breaker state (endpoints never called have none yet). */
+  function breakerStates(): Array<{ endpoint: string; state: 0 | 1 | 2 }> {
+    return [...breakers].map(([endpoint, breaker]) => ({ endpoint, state: breakerStateValue(breaker.state) }));
   }
 
   /** Endpoints whose last failure was an unreachable platform: their open breaker says so too. */
@@ -162,5 +180,5 @@ export function createResilience(config: UpstreamConfig) {
     return new AppError('upstream_error', 'The platform answered with an error or an unexpected response.', { cause: error });
   }
 
-  return { guardRequest, guardCall, breakerFor };
+  return { guardRequest, guardCall, breakerFor, breakerStates };
 }

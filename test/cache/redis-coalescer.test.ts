@@ -4,7 +4,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { AppError } from '../../src/errors.ts';
-import { createRedisCoalescer, type Coalescer } from '../../src/cache/coalescer.ts';
+import { createLocalCoalescer, createRedisCoalescer, type CoalescedJoin, type Coalescer } from '../../src/cache/coalescer.ts';
 import { createRedisStore } from '../../src/cache/redis-store.ts';
 import { createResponseCache } from '../../src/cache/response-cache.ts';
 import type { ByteStore, CachePolicy, ResponseCache } from '../../src/cache/types.ts';
@@ -39,6 +39,32 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
     for (const p of prefixes) await deletePrefix(probe!, p);
     for (const c of clients) c.disconnect();
     await probe?.quit();
+  });
+
+  test('a node that waits on work another node holds reports one cluster join; its own callers join in process', async () => {
+    const p = prefix('joins');
+    const shared = createRedisStore({ redis: node(), prefix: p });
+    const joins: CoalescedJoin[] = [];
+    const onJoin = (join: CoalescedJoin) => joins.push(join);
+    const a = coalescer(node(), p);
+    const b = createRedisCoalescer({ redis: node(), prefix: p, lockTtlMs: 10_000, waitMs: 5_000, local: createLocalCoalescer({ onJoin }), hooks: { onJoin } });
+    closers.push(() => b.close());
+    const started = Promise.withResolvers<void>();
+    const gate = Promise.withResolvers<void>();
+    const fn = async () => {
+      started.resolve();
+      await gate.promise;
+      await shared.set('k', { body: Buffer.from('v'), etag: '"e"', storedAtMs: Date.now() }, 60);
+      return 'v';
+    };
+    const peek = async () => (await shared.get('k'))?.body.toString();
+    const holder = a.run('k', fn, peek);
+    await started.promise;
+    const waiters = [b.run('k', fn, peek), b.run('k', fn, peek)];
+    gate.resolve();
+    assert.deepEqual(await Promise.all([holder, ...waiters]), ['v', 'v', 'v']);
+    assert.deepEqual(joins.map((j) => j.scope).sort(), ['cluster', 'process']);
+    assert.ok(joins.every((j) => j.key === 'k' && j.startedBy === undefined));
   });
 
   test('2×50 concurrent identical calls on two nodes run fn once; waiters read its result', async () => {
