@@ -46,7 +46,7 @@ async function readVideoIds(): Promise<void> {
   if (videos.length > 0) return;
   const page = await ctx.stack.get(`/v1/platform/users/${ctx.m.users.manyVideos}/videos?count=35&projection_preset=minimal`);
   assert.equal(page.status, 200, page.body);
-  videos = page.json.data.orderedItems.map((item: { id: string }) => item.id.split('/').pop() as string);
+  videos = page.json.data.orderedItems.map((item: { internalId: string }) => item.internalId);
   assert.ok(videos.length >= 12, 'enough videos for the tests below');
 }
 
