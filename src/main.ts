@@ -3,10 +3,20 @@ import { installCrashHandlers } from './crash.ts';
 import { createLogger } from './app.ts';
 import { runCli } from './cli/index.ts';
 
-// Before anything asynchronous: a rejection nobody handles is a bug, logged (scrubbed) and fatal.
-installCrashHandlers(process, createLogger({ logLevel: 'info' }), (code) => process.exit(code));
+const argv = process.argv.slice(2);
+// serve and demo write JSON logs on stdout; every other command keeps stdout for its output (NDJSON, JSON, keys).
+const logsOnStdout = argv[0] === 'serve' || argv[0] === 'demo';
 
-const code = await runCli(process.argv.slice(2), process.env, {
+// Before anything asynchronous: a rejection nobody handles is a bug, logged (scrubbed) and fatal.
+installCrashHandlers(process, createLogger({ logLevel: 'info' }, logsOnStdout ? undefined : process.stderr), (code) => process.exit(code));
+
+// A reader that went away (`reelay export … | head`) ends the command quietly, not with a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const code = await runCli(argv, process.env, {
   stdout: process.stdout,
   stderr: process.stderr,
 });
