@@ -10,6 +10,15 @@ const logsOnStdout = argv[0] === 'serve' || argv[0] === 'demo';
 // Before anything asynchronous: a rejection nobody handles is a bug, logged (scrubbed) and fatal.
 installCrashHandlers(process, createLogger({ logLevel: 'info' }, logsOnStdout ? undefined : process.stderr), (code) => process.exit(code));
 
+// The emulator (demo, emulator) builds its SDK page with node:module's stripTypeScriptTypes, which
+// Node flags as experimental on stderr at every start; that expected notice is dropped, others kept.
+for (const print of process.listeners('warning')) {
+  process.off('warning', print);
+  process.on('warning', (warning) => {
+    if (!(warning.name === 'ExperimentalWarning' && warning.message.includes('stripTypeScriptTypes'))) print(warning);
+  });
+}
+
 // A reader that went away (`reelay export … | head`) ends the command quietly, not with a crash.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

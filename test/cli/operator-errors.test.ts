@@ -49,6 +49,12 @@ describe('one line and a non-zero exit', () => {
     assert.equal(listed.out().trim().split('\n').length, 1, `only the header: ${listed.out()}`);
   });
 
+  it('demo with the emulator port in use', async () => {
+    const run = await runProcess(['demo', '--port', '0', '--mcp-port', '0', '--emulator-port', String(heldPort), '--data-dir', dir], baseEnv(), 60_000);
+    assert.equal(run.code, 1);
+    assert.match(oneLine(run.stderr), new RegExp(`^reelay demo: port ${heldPort} on 127\\.0\\.0\\.1 is already in use`));
+  });
+
   it('PostgreSQL unreachable, without the password', async () => {
     const env = { ...baseEnv(), REELAY_DATABASE_URL: 'postgres://reelay:s3cret-pw@127.0.0.1:1/reelay' };
     for (const args of [['keys', 'list'], ['serve', '--port', '0', '--mcp-port', '0']]) {
