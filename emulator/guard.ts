@@ -17,8 +17,9 @@ const SKEW_SECONDS = 300;
 
 /** The client's signer, when src/upstream/signing/x-bogus.ts exists; the platform computes the same. */
 export async function loadXBogus(): Promise<XBogusModule | undefined> {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const file = path.join(here, '..', 'src', 'upstream', 'signing', 'x-bogus.ts');
+  const self = fileURLToPath(import.meta.url);
+  // `.js` when run from the package's emitted JavaScript (dist/), `.ts` from a clone.
+  const file = path.join(path.dirname(self), '..', 'src', 'upstream', 'signing', `x-bogus${path.extname(self)}`);
   try {
     const mod = (await import(pathToFileURL(file).href)) as Partial<XBogusModule>;
     return typeof mod.signXBogus === 'function' && typeof mod.decodeXBogus === 'function' ? (mod as XBogusModule) : undefined;

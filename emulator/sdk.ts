@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 /** The cookie the script sets; the `refuse_native` fault refuses API calls without a valid one. */
 export const SDK_COOKIE = 'sdk_env';
 
-const SIGNING_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'upstream', 'signing');
-/** In dependency order: each module sees the exports of the ones before it. */
-const MODULES = ['md5.ts', 'x-bogus.ts', 'x-gnarly.ts', 'profiles.ts'];
+const SELF = fileURLToPath(import.meta.url);
+const SIGNING_DIR = path.join(path.dirname(SELF), '..', 'src', 'upstream', 'signing');
+/** In dependency order: each module sees the exports of the ones before it (`.js` in the package's dist/). */
+const MODULES = ['md5', 'x-bogus', 'x-gnarly', 'profiles'].map((name) => `${name}${path.extname(SELF)}`);
 const EXPORTED = /^export\s+(?:function|const|let)\s+([A-Za-z0-9_$]+)/gm;
 
 /**

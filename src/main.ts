@@ -3,10 +3,29 @@ import { installCrashHandlers } from './crash.ts';
 import { createLogger } from './app.ts';
 import { runCli } from './cli/index.ts';
 
-// Before anything asynchronous: a rejection nobody handles is a bug, logged (scrubbed) and fatal.
-installCrashHandlers(process, createLogger({ logLevel: 'info' }), (code) => process.exit(code));
+const argv = process.argv.slice(2);
+// serve and demo write JSON logs on stdout; every other command keeps stdout for its output (NDJSON, JSON, keys).
+const logsOnStdout = argv[0] === 'serve' || argv[0] === 'demo';
 
-const code = await runCli(process.argv.slice(2), process.env, {
+// Before anything asynchronous: a rejection nobody handles is a bug, logged (scrubbed) and fatal.
+installCrashHandlers(process, createLogger({ logLevel: 'info' }, logsOnStdout ? undefined : process.stderr), (code) => process.exit(code));
+
+// The emulator (demo, emulator) builds its SDK page with node:module's stripTypeScriptTypes, which
+// Node flags as experimental on stderr at every start; that expected notice is dropped, others kept.
+for (const print of process.listeners('warning')) {
+  process.off('warning', print);
+  process.on('warning', (warning) => {
+    if (!(warning.name === 'ExperimentalWarning' && warning.message.includes('stripTypeScriptTypes'))) print(warning);
+  });
+}
+
+// A reader that went away (`reelay export … | head`) ends the command quietly, not with a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+const code = await runCli(argv, process.env, {
   stdout: process.stdout,
   stderr: process.stderr,
 });

@@ -1,7 +1,8 @@
 // `reelay demo`: the real service, pointed at the local platform emulator instead of the platform,
 // with a fresh API key and curl examples (named from the emulator's manifest) that work as printed.
 import { join } from 'node:path';
-import type { Env, Io } from './index.ts';
+import type { Env, Io } from './io.ts';
+import { asUsageError } from './errors.ts';
 import { parseServiceArgs } from './options.ts';
 import { closeOnSignals, listen } from './serve.ts';
 import { createApp, createServices } from '../app.ts';
@@ -31,8 +32,7 @@ export async function runDemo(argv: string[], env: Env, io: Io): Promise<number>
   try {
     parsed = parseServiceArgs(argv, env, { 'emulator-port': { type: 'string' } }, { logLevel: env.REELAY_LOG_LEVEL ?? 'warn' });
   } catch (error) {
-    io.stderr.write(`reelay demo: ${(error as Error).message}\n`);
-    return 2;
+    throw asUsageError(error);
   }
   const emulatorPort = Number(parsed.extra['emulator-port'] ?? env.REELAY_EMULATOR_PORT ?? 8090);
   if (!Number.isInteger(emulatorPort) || emulatorPort < 0 || emulatorPort > 65535) {
@@ -47,10 +47,18 @@ export async function runDemo(argv: string[], env: Env, io: Io): Promise<number>
     dataDir: join(base.dataDir, 'demo'),
     platform: Object.freeze({ ...base.platform, webOrigin: emulator.url, webcastOrigin: emulator.url, identityRatePerSecond: 200 }),
   });
-  const services = await createServices(config);
-  const app = createApp(services);
-  const { key } = await services.keys.create({ name: `demo-${new Date().toISOString()}` });
-  const { restUrl, mcpUrl } = await listen(app, config);
+  let app;
+  try {
+    app = createApp(await createServices(config));
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+  const { restUrl, mcpUrl } = await listen(app, config).catch(async (error: unknown) => {
+    await emulator.close();
+    throw error;
+  });
+  const { key } = await app.services.keys.create({ name: `demo-${new Date().toISOString()}` });
   io.stdout.write(`reelay demo\n\n  Platform emulator: ${emulator.url}\n  REST API:          ${config.publicUrl} (listening on ${restUrl})\n  MCP tool server:   ${config.mcpPublicUrl} (listening on ${mcpUrl})\n  API docs:          ${config.publicUrl}/docs\n  API key:           ${key}\n\nTry:\n\n${demoExamples(config.publicUrl, config.mcpPublicUrl, key, emulator.manifest)}\n\nPress Ctrl-C to stop.\n`);
   await closeOnSignals(app, config, io);
   await emulator.close();

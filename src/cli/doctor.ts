@@ -4,7 +4,8 @@
 // one-line hint on failure. Exit status 0 only when every operation works. Bounded in time.
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import type { Env, Io } from './index.ts';
+import type { Env, Io } from './io.ts';
+import { asUsageError } from './errors.ts';
 import { configInputFrom, parseConfig, type Config } from '../config/config.ts';
 import { createConfiguredClient, type ConfiguredClient } from '../app.ts';
 import { createMemoryStore } from '../cache/memory-store.ts';
@@ -133,8 +134,7 @@ export async function runDoctor(argv: string[], env: Env, io: Io): Promise<numbe
       strict: true,
     }));
   } catch (error) {
-    io.stderr.write(`reelay doctor: ${(error as Error).message}\n${DOCTOR_USAGE}\n`);
-    return 2;
+    throw asUsageError(error);
   }
   const totalSeconds = Number(values['timeout-seconds'] ?? DEFAULT_TOTAL_SECONDS);
   if (!Number.isFinite(totalSeconds) || totalSeconds <= 0 || totalSeconds > 600) {

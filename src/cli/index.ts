@@ -1,74 +1,73 @@
-// The `reelay` command: dispatches to serve, demo, emulator, keys, export, signin-link and doctor.
-import type { Writable } from 'node:stream';
+// The `reelay` command: dispatches to serve, demo, emulator, keys, export, get, signin-link and
+// doctor; answers --help (whole or per command) and --version; and turns every error a command
+// ends with into one line on stderr and a non-zero exit (stack only at REELAY_LOG_LEVEL=debug).
+import type { Env, Io } from './io.ts';
 import { runServe } from './serve.ts';
 import { runDemo } from './demo.ts';
 import { runKeys } from './keys.ts';
 import { runExport } from './export.ts';
+import { runGet } from './get.ts';
 import { runEmulatorCommand } from './emulator.ts';
 import { runSigninLink } from './signin-link.ts';
 import { runDoctor } from './doctor.ts';
+import { COMMAND_HELP, HELP } from './usage.ts';
+import { describeError } from './errors.ts';
+import { packageVersion } from './version.ts';
 
-export type Io = { stdout: Writable; stderr: Writable; stdin?: NodeJS.ReadStream };
-export type Env = Record<string, string | undefined>;
+export type { Env, Io } from './io.ts';
+export { HELP } from './usage.ts';
 
-export const HELP = `reelay: public short-video platform data as ActivityStreams JSON, over REST and MCP.
+type Command = (argv: string[], env: Env, io: Io) => Promise<number | undefined>;
 
-Usage: reelay <command> [options]
+const COMMANDS: Record<string, Command> = {
+  serve: runServe,
+  demo: runDemo,
+  emulator: (argv) => runEmulatorCommand(argv),
+  keys: runKeys,
+  export: runExport,
+  get: runGet,
+  'signin-link': runSigninLink,
+  doctor: runDoctor,
+};
 
-Commands:
-  serve                 Serve the REST API and the MCP tool server against the live platform
-                          --port N (REELAY_PORT, 8080)  --mcp-port N (REELAY_MCP_PORT, 8081)
-                          --data-dir DIR (REELAY_DATA_DIR, ./data)  --host H (REELAY_HOST, 127.0.0.1)
-  demo                  The same service against a local platform emulator, with an API key and curl examples
-                          serve's options plus --emulator-port N (REELAY_EMULATOR_PORT, 8090)
-  emulator              Run the platform emulator alone
-                          --port N --seed S --faults FILE --har FILE --waf-rate X --latency-ms N
-  keys create --name NAME [--account NAME] [--data-dir DIR]
-                        Create an API key; prints the key alone on stdout
-  keys list [--data-dir DIR]
-                        List keys (prefix, name, account, OAuth client, last use, revocation)
-  keys revoke ID|PREFIX [--data-dir DIR]
-                        Revoke a key at once, on REST and MCP
-  keys usage [--key ID|PREFIX] [--since YYYY-MM-DD] [--data-dir DIR]
-                        Requests per key, day and operation
-  keys rotate-cursor-key [--data-dir DIR]
-                        Seal new collection cursors with a new key (older cursors stay valid for 24 h)
-  export <rest path> [--max N] [--out FILE] [--from CURSOR] [--data-dir DIR]
-                        Page a collection (e.g. /v1/platform/users/someone/videos?order=popular) to NDJSON
-  signin-link [--account NAME] [--data-dir DIR]
-                        Print a one-time link that signs an account in to the OAuth consent page
-  doctor [--origin URL] [--user NAME] [--video ID] [--tag NAME] [--live-user NAME] [--json]
-                        Run every operation once against the platform and say what works (exit 0 if all do)
-  help                  This text
-
-Every option also reads its REELAY_* environment variable; see README.md for all of them.
-`;
+/** `--help` or `-h` anywhere before a `--` asks for the command's help instead of running it. */
+function wantsHelp(argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
 
 export async function runCli(argv: string[], env: Env, io: Io): Promise<number | undefined> {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'serve':
-      return runServe(rest, env, io);
-    case 'demo':
-      return runDemo(rest, env, io);
-    case 'emulator':
-      return runEmulatorCommand(rest);
-    case 'keys':
-      return runKeys(rest, env, io);
-    case 'export':
-      return runExport(rest, env, io);
-    case 'signin-link':
-      return runSigninLink(rest, env, io);
-    case 'doctor':
-      return runDoctor(rest, env, io);
     case undefined:
     case 'help':
     case '--help':
-    case '-h':
-      io.stdout.write(HELP);
+    case '-h': {
+      const topic = command === 'help' ? rest[0] : undefined;
+      io.stdout.write(topic && COMMAND_HELP[topic] ? COMMAND_HELP[topic] : HELP);
       return command === undefined ? 1 : 0;
-    default:
-      io.stderr.write(`reelay: unknown command "${command}"\n\n${HELP}`);
-      return 2;
+    }
+    case '--version':
+    case '-v':
+    case 'version':
+      io.stdout.write(`${packageVersion()}\n`);
+      return 0;
+  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (!run) {
+    io.stderr.write(`reelay: unknown command "${command}" (reelay --help lists them)\n`);
+    return 2;
+  }
+  if (wantsHelp(rest)) {
+    io.stdout.write(COMMAND_HELP[command]);
+    return 0;
+  }
+  try {
+    return await run(rest, env, io);
+  } catch (error) {
+    const { line, exitCode } = describeError(error);
+    io.stderr.write(`reelay ${command}: ${line}${exitCode === 2 ? ` (reelay ${command} --help)` : ''}\n`);
+    if (env.REELAY_LOG_LEVEL === 'debug' || env.REELAY_LOG_LEVEL === 'trace') io.stderr.write(`${(error as Error)?.stack ?? error}\n`);
+    return exitCode;
   }
 }

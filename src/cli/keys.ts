@@ -2,8 +2,9 @@
 // collection cursors) on the configured store.
 // `create` prints the key alone on stdout so scripts can capture it.
 import { parseArgs } from 'node:util';
-import type { Env, Io } from './index.ts';
-import { configInputFrom, parseConfig } from '../config/config.ts';
+import type { Env, Io } from './io.ts';
+import { asUsageError } from './errors.ts';
+import { loadConfig } from './options.ts';
 import { openStore, createKeyService } from '../storage/index.ts';
 import type { ApiKeyRecord, Store } from '../storage/types.ts';
 import { rotateCursorKey } from '../operations/cursor-keys.ts';
@@ -23,7 +24,8 @@ function formatKeys(keys: ApiKeyRecord[], accounts: Map<string, string>): string
   const header = ['ID', 'PREFIX', 'NAME', 'ACCOUNT', 'CREATED', 'LAST USED', 'EXPIRES', 'REVOKED', 'OAUTH CLIENT'];
   const rows = keys.map((k) => [
     k.id,
-    `${k.prefix}…`,
+    // Exactly what `keys revoke` and `keys usage --key` accept.
+    k.prefix,
     k.name,
     accounts.get(k.accountId) ?? k.accountId,
     iso(k.createdAt),
@@ -42,6 +44,12 @@ async function accountNames(store: Store, keys: ApiKeyRecord[]): Promise<Map<str
   return names;
 }
 
+/** A key id or prefix as typed or pasted: an ellipsis copied from older listings is dropped. */
+function displayedKey(value: string | undefined): string | undefined {
+  const trimmed = value?.trim().replace(/(?:…|\.\.\.)$/, '');
+  return trimmed || undefined;
+}
+
 export async function runKeys(argv: string[], env: Env, io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   let values: Record<string, string | undefined>;
@@ -49,10 +57,9 @@ export async function runKeys(argv: string[], env: Env, io: Io): Promise<number>
   try {
     ({ values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }));
   } catch (error) {
-    io.stderr.write(`reelay keys: ${(error as Error).message}\n`);
-    return 2;
+    throw asUsageError(error);
   }
-  const config = parseConfig(configInputFrom(env, { dataDir: values['data-dir'], databaseUrl: values['database-url'] }));
+  const config = loadConfig(env, { dataDir: values['data-dir'], databaseUrl: values['database-url'] });
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = createKeyService({ store });
   try {
@@ -77,7 +84,7 @@ export async function runKeys(argv: string[], env: Env, io: Io): Promise<number>
         return 0;
       }
       case 'revoke': {
-        const target = positionals[0] ?? values.key;
+        const target = displayedKey(positionals[0] ?? values.key);
         if (!target) {
           io.stderr.write('reelay keys revoke: give the key id or its prefix\n');
           return 2;
@@ -88,10 +95,11 @@ export async function runKeys(argv: string[], env: Env, io: Io): Promise<number>
       }
       case 'usage': {
         let keyId: string | undefined;
-        if (values.key) {
-          const match = (await keys.list()).find((k) => k.id === values.key || k.prefix.startsWith(values.key as string) || (values.key as string).startsWith(k.prefix));
+        const wanted = displayedKey(values.key);
+        if (wanted) {
+          const match = (await keys.list()).find((k) => k.id === wanted || k.prefix.startsWith(wanted) || wanted.startsWith(k.prefix));
           if (!match) {
-            io.stderr.write(`reelay keys usage: no key matches "${values.key}"\n`);
+            io.stderr.write(`reelay keys usage: no key matches "${wanted}"\n`);
             return 1;
           }
           keyId = match.id;

@@ -1,7 +1,20 @@
 // Shared flag parsing: every service flag maps onto a config key and its REELAY_* twin.
 import { parseArgs } from 'node:util';
 import { configInputFrom, parseConfig, type Config, type ConfigInput } from '../config/config.ts';
-import type { Env } from './index.ts';
+import type { Env } from './io.ts';
+import { usageError } from './errors.ts';
+
+/** The options of commands that only open the store (keys, export, get). */
+export const STORE_FLAGS = { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } } as const;
+
+/** The configuration from REELAY_* and flags; a bad value is a usage error naming the variable and flag. */
+export function loadConfig(env: Env, flags: ConfigInput): Config {
+  try {
+    return parseConfig(configInputFrom(env, flags));
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
 
 const SERVICE_FLAGS = {
   port: 'port',

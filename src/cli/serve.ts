@@ -1,14 +1,21 @@
 // `reelay serve`: both listeners against the live platform, a first API key on first start, and a
 // graceful shutdown that finishes in-flight requests within a bound.
-import type { Env, Io } from './index.ts';
+import type { Env, Io } from './io.ts';
+import { asUsageError } from './errors.ts';
 import { parseServiceArgs } from './options.ts';
 import { createApp, createServices, type App } from '../app.ts';
 import type { Config } from '../config/config.ts';
 
+/** Both listeners; when one cannot listen (port in use…), everything is closed again before the error goes up. */
 export async function listen(app: App, config: Config): Promise<{ restUrl: string; mcpUrl: string }> {
-  const rest = await app.rest.listen({ port: config.port, host: config.host });
-  const mcp = await app.mcp.listen({ port: config.mcpPort, host: config.host });
-  return { restUrl: rest, mcpUrl: mcp };
+  try {
+    const rest = await app.rest.listen({ port: config.port, host: config.host });
+    const mcp = await app.mcp.listen({ port: config.mcpPort, host: config.host });
+    return { restUrl: rest, mcpUrl: mcp };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }
 
 /** SIGINT/SIGTERM: stop accepting, let in-flight requests finish, close stores; force after the bound. */
@@ -38,21 +45,18 @@ export async function runServe(argv: string[], env: Env, io: Io): Promise<number
   try {
     parsed = parseServiceArgs(argv, env);
   } catch (error) {
-    io.stderr.write(`reelay serve: ${(error as Error).message}\n`);
-    return 2;
+    throw asUsageError(error);
   }
   const { config } = parsed;
-  let services;
-  try {
-    services = await createServices(config);
-  } catch (error) {
-    io.stderr.write(`reelay serve: ${(error as Error).message}\n`);
-    return 1;
-  }
+  const services = await createServices(config);
   const app = createApp(services);
-  // Nodes starting together on an empty database race here: exactly one creates and prints the key.
-  const firstKey = await services.keys.createFirst({ name: 'first' });
   const { restUrl, mcpUrl } = await listen(app, config);
+  // Only once listening, so a start that fails (port in use) never makes a key nobody is shown.
+  // Nodes starting together on an empty database race here: exactly one creates and prints the key.
+  const firstKey = await services.keys.createFirst({ name: 'first' }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
   io.stderr.write(`reelay REST API listening on ${restUrl} (public URL ${config.publicUrl})\n`);
   io.stderr.write(`reelay MCP tool server listening on ${mcpUrl} (public URL ${config.mcpPublicUrl})\n`);
   io.stderr.write(`Data directory: ${config.databaseUrl ? 'PostgreSQL (REELAY_DATABASE_URL)' : config.dataDir}\n`);

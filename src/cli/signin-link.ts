@@ -1,8 +1,9 @@
 // `reelay signin-link`: a one-time link that signs an account in to the OAuth consent page, for
 // people who would rather not paste an API key into a browser.
 import { parseArgs } from 'node:util';
-import type { Env, Io } from './index.ts';
-import { configInputFrom, parseConfig } from '../config/config.ts';
+import type { Env, Io } from './io.ts';
+import { asUsageError } from './errors.ts';
+import { loadConfig } from './options.ts';
 import { openStore } from '../storage/index.ts';
 import { createSignInLink } from '../oauth/sign-in-link.ts';
 
@@ -15,10 +16,9 @@ export async function runSigninLink(argv: string[], env: Env, io: Io): Promise<n
       strict: true,
     }));
   } catch (error) {
-    io.stderr.write(`reelay signin-link: ${(error as Error).message}\n`);
-    return 2;
+    throw asUsageError(error);
   }
-  const config = parseConfig(configInputFrom(env, { dataDir: values['data-dir'], mcpPublicUrl: values['mcp-public-url'] }));
+  const config = loadConfig(env, { dataDir: values['data-dir'], mcpPublicUrl: values['mcp-public-url'] });
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const name = values.account ?? 'default';

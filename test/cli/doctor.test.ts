@@ -72,6 +72,6 @@ test('where nothing listens, every row says the platform cannot be reached and t
 test('bad flags are a usage error', async () => {
   const run = capture();
   assert.equal(await runCli(['doctor', '--nope'], ENV, run.io), 2);
-  assert.match(run.err(), /Usage: reelay doctor/);
+  assert.match(run.err(), /^reelay doctor: .*\(reelay doctor --help\)\n$/);
   assert.equal(await runCli(['doctor', '--timeout-seconds', 'soon'], ENV, capture().io), 2);
 });
