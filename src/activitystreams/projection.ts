@@ -9,6 +9,16 @@ const MINIMAL_DROP = new Set(['attachment', 'image', 'icon', 'preview', 'headers
 /** Nesting is bounded by the mappers (page → item → person/audio → image); this is a guard. */
 const DEPTH_MAX = 16;
 
+/**
+ * The rule, stated once: whether `preset` drops the member `key` (`isArray`: its value is an array).
+ * A dropped member is absent, never null or empty; schema-presets.ts derives the schemas from it.
+ */
+export function dropsMember(preset: Preset, key: string, isArray: boolean): boolean {
+  if (preset === 'minimal') return MINIMAL_DROP.has(key);
+  if (preset === 'standard') return key === 'preview' || (key === 'image' && isArray);
+  return false;
+}
+
 export function project(data: unknown, preset: Preset): unknown {
   if (preset === 'full') return data;
   return walk(data, preset, 0);
@@ -20,13 +30,10 @@ function walk(value: unknown, preset: Exclude<Preset, 'full'>, depth: number): u
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (preset === 'minimal' && MINIMAL_DROP.has(key)) continue;
-    if (preset === 'standard') {
-      if (key === 'preview' || (key === 'image' && Array.isArray(member))) continue;
-      if (key === 'attachment' && Array.isArray(member)) {
-        out[key] = bestPerCodec(member);
-        continue;
-      }
+    if (dropsMember(preset, key, Array.isArray(member))) continue;
+    if (preset === 'standard' && key === 'attachment' && Array.isArray(member)) {
+      out[key] = bestPerCodec(member);
+      continue;
     }
     out[key] = walk(member, preset, depth + 1);
   }
