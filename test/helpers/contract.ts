@@ -160,3 +160,21 @@ export function enforceContract(app: FastifyInstance, edge: 'rest' | 'mcp'): Con
     },
   };
 }
+
+/**
+ * `fetch` for suites that talk to a service process over HTTP (no hook to install there): the
+ * answer is checked like any other and a violation throws.
+ */
+export async function checkedFetch(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: string }> {
+  const response = await fetch(url, init);
+  const body = await response.text();
+  const verdict = checkRestAnswer({
+    method: init.method ?? 'GET',
+    url,
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    body,
+  });
+  if (verdict?.violation) throw new Error(`the answer broke the contract: ${verdict.violation}`);
+  return { status: response.status, headers: response.headers, body };
+}
