@@ -138,7 +138,16 @@ function generate(mode: SchemaMode, uri: (name: string) => string): Record<Schem
     named.set(name, schema);
     registry.add(schema, { id: name });
   }
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    uri,
+    // Kept short, as every tool carries its schema: `format: date-time` says what zod's 400-character
+    // pattern says, and a count's implied bound (2^53 - 1) adds nothing.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+      if (jsonSchema.type === 'integer' && jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  });
   const out: Record<string, JsonSchema> = {};
   for (const [name, json] of Object.entries(schemas)) {
     const { $schema: _schema, $id: _id, ...rest } = json as JsonSchema;
