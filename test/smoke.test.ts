@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { checkedFetch } from './helpers/contract.ts';
 
 it('main.ts serve listens, answers /healthz and exits 0 on SIGTERM', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-smoke-'));
@@ -31,7 +32,7 @@ it('main.ts serve listens, answers /healthz and exits 0 on SIGTERM', async () =>
     const health = await fetch(`${url}/healthz`);
     assert.equal(health.status, 200);
     const key = /rly_[A-Za-z0-9_-]{43}/.exec(stderr)?.[0];
-    const unauthorized = await fetch(`${url}/v1/platform/users/someone`);
+    const unauthorized = await checkedFetch(`${url}/v1/platform/users/someone`);
     assert.equal(unauthorized.status, 401);
     assert.ok(key);
     child.kill('SIGTERM');

@@ -21,6 +21,26 @@ const VERBATIM = new Set(['@context']);
 /** Nesting is bounded by the mappers (page → item → person/audio → image); this is a guard. */
 const DEPTH_MAX = 16;
 
+/** Where a member sits, for the minimal rule: in a resource (the answer, a page item) or an object inside one. */
+export type MemberPlace = { nested: boolean; isPerson: boolean; isFile: boolean };
+
+const RESOURCE: MemberPlace = { nested: false, isPerson: false, isFile: false };
+
+/**
+ * The rule, stated once for the schemas (schema-presets.ts derives each preset's schema from it):
+ * whether `preset` drops the member `key` (`isArray`: its value is an array) at `place`. A dropped
+ * member is absent, never null or empty. project() below applies the same rule to values.
+ */
+export function dropsMember(preset: Preset, key: string, isArray: boolean, place: MemberPlace = RESOURCE): boolean {
+  if (preset === 'standard') return key === 'preview' || (key === 'image' && isArray);
+  if (preset !== 'minimal') return false;
+  // An object inside a resource is a reference: its type and its handle.
+  if (place.nested) return !(key === 'type' || (place.isPerson ? key === 'preferredUsername' : key === 'name'));
+  if (MINIMAL_MEDIA.has(key) || MINIMAL_NOISE.has(key) || (place.isPerson && PERSON_IDS.has(key))) return true;
+  // The text of a file (a transcript's WebVTT) is the file itself, dropped like any attachment.
+  return key === 'content' && place.isFile;
+}
+
 export function project(data: unknown, preset: Preset): unknown {
   if (preset === 'full') return data;
   if (preset === 'minimal') return minimalResource(data);
@@ -37,12 +57,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 function minimalResource(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(minimalResource);
   if (!isObject(value)) return value;
-  const isPerson = typeof value.preferredUsername === 'string';
+  const place: MemberPlace = { nested: false, isPerson: typeof value.preferredUsername === 'string', isFile: 'mediaType' in value };
   const out: Json = {};
   for (const [key, member] of Object.entries(value)) {
-    if (MINIMAL_MEDIA.has(key) || MINIMAL_NOISE.has(key) || (isPerson && PERSON_IDS.has(key))) continue;
-    // The text of a file (a transcript's WebVTT) is the file itself, dropped like any attachment.
-    if (key === 'content' && 'mediaType' in value) continue;
+    if (dropsMember('minimal', key, Array.isArray(member), place)) continue;
     if (key === 'orderedItems') out[key] = Array.isArray(member) ? member.map(minimalResource) : member;
     else if (VERBATIM.has(key)) out[key] = member;
     else out[key] = Array.isArray(member) ? member.map(reference) : reference(member);
@@ -66,7 +84,7 @@ function walk(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (key === 'preview' || (key === 'image' && Array.isArray(member))) continue;
+    if (dropsMember('standard', key, Array.isArray(member))) continue;
     if (key === 'attachment' && Array.isArray(member)) {
       out[key] = bestPerCodec(member);
       continue;

@@ -59,7 +59,8 @@ test('without room info values the api-live room fills title, time, cover, viewe
   assert.deepEqual(live.attachment?.map((f) => f.name), ['ld', 'ld']);
 });
 
-test('a room with no counts or streams anywhere omits viewCount, viewerCount and attachment', () => {
+test('a room with no counts or streams anywhere omits viewCount and viewerCount, and has an empty attachment', () => {
   const live = toLive({ ...room, viewerCount: undefined, streams: [] }, bare, ctx);
-  assert.ok(!('viewCount' in live) && !('viewerCount' in live) && !('attachment' in live));
+  assert.ok(!('viewCount' in live) && !('viewerCount' in live));
+  assert.deepEqual(live.attachment, []);
 });

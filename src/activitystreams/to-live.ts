@@ -30,7 +30,7 @@ export function toLive(room: RawLiveRoom, info: LiveRoomInfo, ctx: MapContext): 
     viewerCount: viewers,
     attributedTo: room.user ? toPerson(room.user, undefined, undefined, ctx) : undefined,
     image: toImage(info.coverUrl) ?? toImage(room.coverUrl),
-    attachment: attachment.length > 0 ? attachment : undefined,
+    attachment,
   });
 }
 

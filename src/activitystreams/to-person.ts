@@ -1,7 +1,7 @@
 // Maps a platform user (camelCase author object plus its stats) to an AS2 Person, in the standard
 // or the tag-videos dialect of the spec.
 import type { RawAuthor, RawCommentUser, RawUserStats } from '../upstream/raw.ts';
-import type { Dialect, Image, Link, MapContext, Person } from './types.ts';
+import type { Dialect, Image, Link, MapContext, Person, StandardPerson, TagDialectPerson } from './types.ts';
 import { imageSet, largest, toImage } from './images.ts';
 import { absoluteUrl, profileUrl } from './urls.ts';
 import { pickCount, prune, text, toTimestamp } from './values.ts';
@@ -9,6 +9,8 @@ import { pickCount, prune, text, toTimestamp } from './values.ts';
 /** Avatar variants are 100, 720 and 1080 pixels square (the URLs' cropcenter hint). */
 const AVATAR_SIZES = [100, 720, 1080];
 
+export function toPerson(author: RawAuthor, stats: RawUserStats | undefined, statsV2: RawUserStats | undefined, ctx: MapContext, dialect?: 'standard'): StandardPerson;
+export function toPerson(author: RawAuthor, stats: RawUserStats | undefined, statsV2: RawUserStats | undefined, ctx: MapContext, dialect: 'tag'): TagDialectPerson;
 export function toPerson(
   author: RawAuthor,
   stats: RawUserStats | undefined,
@@ -20,16 +22,15 @@ export function toPerson(
   const url = profileUrl(ctx.webOrigin, author.uniqueId);
   const images = imageSet([author.avatarThumb, author.avatarMedium, author.avatarLarger], AVATAR_SIZES);
   const count = (key: keyof RawUserStats) => pickCount(statsV2?.[key], stats?.[key]);
-  return prune({
+  const head = {
     type: 'Person' as const,
     id: url,
     url,
     preferredUsername: author.uniqueId,
     name: text(author.nickname),
     summary: text(author.signature),
-    userId: tag ? undefined : text(author.id),
-    internalId: tag ? undefined : text(author.secUid),
-    entityId: tag ? text(author.secUid) : undefined,
+  };
+  const flags = {
     isPrivate: author.privateAccount,
     isVerified: author.verified,
     // Only profile and live payloads carry roomId; elsewhere liveness is unknown, so it is left out.
@@ -41,26 +42,33 @@ export function toPerson(
     followerCount: count('followerCount'),
     followingCount: count('followingCount'),
     likeCount: count('heartCount') ?? count('heart'),
-    videoCount: tag ? undefined : count('videoCount'),
-    mediaCount: tag ? count('videoCount') : undefined,
-    likedCount: tag ? count('diggCount') : undefined,
-    language: tag ? text(author.language) : undefined,
-    attachment: bioLinks(author, tag),
-    icon: largest(images),
-    image: images.length > 0 ? images : undefined,
-  });
+  };
+  const media = { attachment: bioLinks(author, tag), icon: largest(images), image: images };
+  if (tag) {
+    return prune({
+      ...head,
+      entityId: text(author.secUid),
+      ...flags,
+      mediaCount: count('videoCount'),
+      likedCount: count('diggCount'),
+      language: text(author.language),
+      ...media,
+    });
+  }
+  return prune({ ...head, userId: text(author.id), internalId: text(author.secUid), ...flags, videoCount: count('videoCount'), ...media });
 }
 
-function bioLinks(author: RawAuthor, tag: boolean): Link[] | undefined {
+function bioLinks(author: RawAuthor, tag: boolean): Link[] {
   const link = text(author.bioLink?.link);
-  if (link === undefined) return undefined;
+  if (link === undefined) return [];
   return [prune({ type: 'Link' as const, href: absoluteUrl(link), rel: tag ? 'me' : undefined })];
 }
 
 /** The snake_case (aweme) user of comments: fewer fields, one avatar. */
-export function toCommentAuthor(user: RawCommentUser, ctx: MapContext): Person {
+export function toCommentAuthor(user: RawCommentUser, ctx: MapContext): StandardPerson {
   const url = profileUrl(ctx.webOrigin, user.unique_id);
-  const icon: Image | undefined = toImage(user.avatar_thumb?.url_list[0]);
+  const thumb: Image | undefined = toImage(user.avatar_thumb?.url_list[0]);
+  const icon = thumb && thumb.width === undefined ? { ...thumb, width: AVATAR_SIZES[0], height: AVATAR_SIZES[0] } : thumb;
   return prune({
     type: 'Person' as const,
     id: url,
@@ -69,6 +77,9 @@ export function toCommentAuthor(user: RawCommentUser, ctx: MapContext): Person {
     name: text(user.nickname),
     userId: text(user.uid),
     internalId: text(user.sec_uid),
-    icon: icon && icon.width === undefined ? { ...icon, width: AVATAR_SIZES[0], height: AVATAR_SIZES[0] } : icon,
+    attachment: [],
+    icon,
+    // The one avatar size comments carry is the whole set.
+    image: icon ? [icon] : [],
   });
 }

@@ -46,7 +46,7 @@ test('tag dialect marks paid partnerships sponsored and takes the location from 
   assert.equal(video.isSponsored, true);
   assert.deepEqual(video.location, { type: 'Place', name: 'US' });
   assert.equal(video.content, 'hi');
-  assert.equal(video.summary, undefined);
+  assert.ok(!('summary' in video));
 });
 
 test('caption hashtags without a challenge become tags, with encoded hrefs and no duplicates', () => {

@@ -1,7 +1,7 @@
 // Maps a platform itemStruct (a video or a photo post) to an AS2 Video, in the standard or the
 // tag-videos dialect of the spec.
 import type { RawItem } from '../upstream/raw.ts';
-import type { Dialect, Image, MapContext, Place, Tag, Video } from './types.ts';
+import type { Dialect, Image, MapContext, Place, StandardVideo, TagDialectVideo, Video } from './types.ts';
 import { toImage } from './images.ts';
 import { toMediaFiles, toPhotoImages } from './media.ts';
 import { toAudio } from './to-audio.ts';
@@ -9,27 +9,18 @@ import { toPerson } from './to-person.ts';
 import { tagUrl, videoUrl } from './urls.ts';
 import { pickCount, prune, text, toInt, toTimestamp } from './values.ts';
 
+export function toVideo(item: RawItem, ctx: MapContext, dialect?: 'standard'): StandardVideo;
+export function toVideo(item: RawItem, ctx: MapContext, dialect: 'tag'): TagDialectVideo;
+export function toVideo(item: RawItem, ctx: MapContext, dialect: Dialect): Video;
 export function toVideo(item: RawItem, ctx: MapContext, dialect: Dialect = 'standard'): Video {
-  const tag = dialect === 'tag';
   const url = videoUrl(ctx.webOrigin, item.author.uniqueId, item.id);
   const count = (key: 'playCount' | 'diggCount' | 'commentCount' | 'repostCount' | 'shareCount' | 'collectCount') =>
     pickCount(item.statsV2?.[key], item.stats?.[key]);
   const photos = toPhotoImages(item);
   const covers = toCovers(item);
-  const attachment = photos.length > 0 ? photos : toMediaFiles(item.video, ctx);
-  const tags = toTags(item, ctx, dialect);
-  return prune({
-    type: 'Video' as const,
-    id: url,
-    url,
-    internalId: tag ? undefined : item.id,
-    entityId: tag ? item.id : undefined,
-    published: toTimestamp(item.createTime),
-    summary: tag ? undefined : text(item.desc),
-    content: tag ? text(item.desc) : undefined,
-    language: tag ? text(item.textLanguage) : undefined,
-    isSponsored: tag ? item.isAd === true || item.adAuthorization === true : undefined,
-    location: tag ? toPlace(item) : undefined,
+  const head = { type: 'Video' as const, id: url, url };
+  const published = toTimestamp(item.createTime);
+  const counts = {
     duration: toInt(item.video?.duration),
     viewCount: count('playCount'),
     likeCount: count('diggCount'),
@@ -37,13 +28,40 @@ export function toVideo(item: RawItem, ctx: MapContext, dialect: Dialect = 'stan
     repostCount: count('repostCount'),
     shareCount: count('shareCount'),
     saveCount: count('collectCount'),
-    attributedTo: toPerson(item.author, item.authorStats, item.authorStatsV2, ctx, dialect),
-    tag: tags.length > 0 ? tags : undefined,
-    audio: item.music ? toAudio(item.music, ctx, dialect) : undefined,
+  };
+  const media = {
     image: covers.image,
     preview: covers.preview,
     icon: covers.icon,
-    attachment: attachment.length > 0 ? attachment : undefined,
+    attachment: photos.length > 0 ? photos : toMediaFiles(item.video, ctx),
+  };
+  const hashtags = toHashtags(item, ctx);
+  if (dialect === 'tag') {
+    return prune({
+      ...head,
+      entityId: item.id,
+      published,
+      content: text(item.desc),
+      language: text(item.textLanguage),
+      isSponsored: item.isAd === true || item.adAuthorization === true,
+      location: toPlace(item),
+      ...counts,
+      attributedTo: toPerson(item.author, item.authorStats, item.authorStatsV2, ctx, 'tag'),
+      tag: hashtags.map((h) => prune({ type: 'Tag' as const, id: h.href, name: h.name, href: h.href, entityId: h.platformId })),
+      audio: item.music ? toAudio(item.music, ctx, 'tag') : undefined,
+      ...media,
+    });
+  }
+  return prune({
+    ...head,
+    internalId: item.id,
+    published,
+    summary: text(item.desc),
+    ...counts,
+    attributedTo: toPerson(item.author, item.authorStats, item.authorStatsV2, ctx),
+    tag: hashtags.map((h) => prune({ type: 'Tag' as const, id: h.href, name: h.name, href: h.href, internalId: h.platformId })),
+    audio: item.music ? toAudio(item.music, ctx) : undefined,
+    ...media,
   });
 }
 
@@ -62,16 +80,16 @@ function toCovers(item: RawItem): { image?: Image; preview?: Image; icon?: Image
   return { image, preview, icon };
 }
 
+type Hashtag = { name: string; href: string; platformId: string | undefined };
+
 /** Challenges first (they carry ids), then caption hashtags not already listed; names compared case-blind. */
-function toTags(item: RawItem, ctx: MapContext, dialect: Dialect): Tag[] {
-  const tags: Tag[] = [];
+function toHashtags(item: RawItem, ctx: MapContext): Hashtag[] {
+  const tags: Hashtag[] = [];
   const seen = new Set<string>();
   const add = (name: string | undefined, id: string | undefined) => {
     if (name === undefined || seen.has(name.toLowerCase())) return;
     seen.add(name.toLowerCase());
-    const href = tagUrl(ctx.webOrigin, name);
-    const key = dialect === 'tag' ? 'entityId' : 'internalId';
-    tags.push(prune({ type: 'Tag' as const, id: href, name, href, [key]: id }));
+    tags.push({ name, href: tagUrl(ctx.webOrigin, name), platformId: id });
   };
   for (const challenge of item.challenges ?? []) add(text(challenge.title), text(challenge.id));
   for (const extra of item.textExtra ?? []) if (extra.type === 1) add(text(extra.hashtagName), text(extra.hashtagId));

@@ -1,10 +1,14 @@
-// OpenAPI 3.1 document generated from the operation registry: parameters from the zod schemas,
-// the `{data}` envelope, problem+json errors and Bearer authentication.
+// OpenAPI 3.1 document generated from the operation registry: parameters from the zod inputs, the
+// `{data}` envelope of each answer from the resource schemas (activitystreams/schemas.ts), every
+// problem+json an operation can answer with its status, and Bearer authentication.
 import { z } from 'zod';
-import { ERROR_CODES } from '../errors.ts';
+import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import type { Operation } from '../operations/types.ts';
 import { MEDIA_PATHS } from './media-openapi.ts';
+import { preferInteger } from '../operations/input-json-schema.ts';
+import { toJsonSchemas } from '../activitystreams/schema-presets.ts';
+import { ProblemSchema } from '../error-schemas.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -18,7 +22,7 @@ function parameters(op: Operation): JsonObject[] {
   const shape = op.input.shape as Record<string, z.ZodType>;
   return Object.entries(shape).map(([name, schema]) => {
     const inPath = op.pathParams.includes(name);
-    const json = parameterSchema(schema);
+    const json = preferInteger(parameterSchema(schema));
     return {
       name,
       in: inPath ? 'path' : 'query',
@@ -29,25 +33,59 @@ function parameters(op: Operation): JsonObject[] {
   });
 }
 
-function errorResponses(op: Operation): JsonObject {
-  const codes = ['invalid_request', 'unauthorized', 'not_found', 'not_acceptable', 'rate_limited', 'upstream_error', 'platform_unreachable', 'upstream_blocked', 'upstream_timeout', 'internal'];
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** What any operation can answer: bad input, auth, limits, the platform's refusals and failures. */
+const COMMON_ERRORS: readonly ErrorCode[] = [
+  'invalid_request', 'unauthorized', 'not_acceptable', 'private_content', 'geo_blocked', 'not_found', 'rate_limited', 'headers_too_large',
+  'internal', 'upstream_error', 'platform_unreachable', 'upstream_blocked', 'unavailable', 'store_unavailable', 'upstream_timeout',
+];
+
+/** Every code the operation can answer; the classification of platform answers is the same for all. */
+export function operationErrorCodes(op: Operation): ErrorCode[] {
+  const codes = [...COMMON_ERRORS];
   if (op.itemType) codes.push('invalid_cursor');
-  if (op.path.includes(':username')) codes.push('private_account', 'private_content');
+  if (op.pathParams.includes('username')) codes.push('private_account');
   if (op.name === 'live') codes.push('not_live');
   if (op.name === 'transcript') codes.push('no_transcript');
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
-    const status = ERROR_CODES[code as keyof typeof ERROR_CODES].status;
+  return codes;
+}
+
+function errorResponses(op: Operation): JsonObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operationErrorCodes(op)) {
+    const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const out: JsonObject = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    const schema = { allOf: [ref('Problem'), { type: 'object', properties: { code: { enum: list } } }] };
     out[String(status)] = {
       description: `Error codes: ${list.join(', ')}`,
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/problem+json': { schema } },
     };
   }
   return out;
+}
+
+/** `{"data": <answer>}`, one component per answer schema. */
+function envelopes(operations: readonly Operation[]): JsonObject {
+  const out: JsonObject = {};
+  for (const op of operations) {
+    out[`${op.output}Response`] = {
+      type: 'object',
+      required: ['data'],
+      additionalProperties: false,
+      properties: { data: ref(op.output) },
+    };
+  }
+  return out;
+}
+
+function problemSchema(): JsonObject {
+  const { $schema: _schema, ...json } = z.toJSONSchema(ProblemSchema, { target: 'draft-2020-12' }) as JsonObject;
+  return json;
 }
 
 function toOpenApiPath(path: string): string {
@@ -58,16 +96,7 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
   const paths: Record<string, JsonObject> = {};
   for (const op of operations) {
     for (const [index, path] of [op.path, ...(op.aliases ?? [])].entries()) {
-      const content: JsonObject = {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['data'],
-            additionalProperties: false,
-            properties: { data: { type: 'object', description: op.itemType ? `OrderedCollectionPage of ${op.itemType}` : op.resultType } },
-          },
-        },
-      };
+      const content: JsonObject = { 'application/json': { schema: ref(`${op.output}Response`) } };
       // The same document under the JSON-LD and ActivityStreams media types (negotiated by Accept).
       for (const type of ['application/ld+json; profile="https://www.w3.org/ns/activitystreams"', 'application/activity+json']) content[type] = content['application/json'];
       if (op.name === 'transcript') content['text/vtt'] = { schema: { type: 'string' } };
@@ -92,7 +121,7 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
     info: {
       title: 'reelay',
       version: '1.0.0',
-      description: 'Public data of a short-video platform as ActivityStreams JSON. Every answer is `{"data": ...}`; errors are RFC 9457 problem documents with a stable `code`.',
+      description: 'Public data of a short-video platform as ActivityStreams JSON. Every answer is `{"data": ...}`; errors are RFC 9457 problem documents with a stable `code`. The answer schemas hold for every `projection_preset`: a member some preset drops is optional and says so.',
     },
     servers: [{ url: config.publicUrl }],
     security: [{ bearer: [] }],
@@ -100,19 +129,9 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (rly_...).' } },
       schemas: {
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'detail', 'code', 'requestId'],
-          properties: {
-            type: { type: 'string', format: 'uri' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string' },
-            instance: { type: 'string' },
-            code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-            requestId: { type: 'string' },
-          },
-        },
+        ...toJsonSchemas('any', (id) => `#/components/schemas/${id}`),
+        ...envelopes(operations),
+        Problem: problemSchema(),
       },
     },
   };

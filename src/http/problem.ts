@@ -1,16 +1,9 @@
 // Renders an AppError as an RFC 9457 problem document with reelay's stable `code` and the request id.
+import type { z } from 'zod';
 import { ERROR_CODES, type AppError } from '../errors.ts';
+import type { ProblemSchema } from '../error-schemas.ts';
 
-export type Problem = {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  code: string;
-  requestId: string;
-  [member: string]: unknown;
-};
+export type Problem = z.infer<typeof ProblemSchema>;
 
 /** Problem `type` URIs point at the error table of the service's own /docs page. */
 export function problemType(publicUrl: string, code: string): string {
@@ -27,7 +20,7 @@ export function toProblem(error: AppError, instance: string, requestId: string, 
     instance,
     code: error.code,
     requestId,
-    ...(error.details ?? {}),
+    ...((error.details ?? {}) as Partial<Problem>),
     ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
   };
 }

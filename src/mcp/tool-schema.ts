@@ -4,6 +4,9 @@
 import { z } from 'zod';
 import type { Operation } from '../operations/types.ts';
 import { countAdvice, PRESET_ADVICE } from './guidance.ts';
+import { preferInteger } from '../operations/input-json-schema.ts';
+import { toJsonSchemaDefs } from '../activitystreams/schema-presets.ts';
+import { ToolErrorSchema } from '../error-schemas.ts';
 
 /** REST-only parameters: the transcript tool always answers the Document, never raw WebVTT. */
 export const HIDDEN_TOOL_PARAMS: readonly string[] = ['format'];
@@ -15,16 +18,6 @@ type JsonSchema = Record<string, unknown>;
 function zodDefault(schema: z.ZodType): unknown {
   const def = (schema as unknown as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
   return def.type === 'default' ? def.defaultValue : undefined;
-}
-
-/** REST accepts counts as query strings; over MCP they are JSON integers, so advertise only that branch. */
-function preferInteger(property: JsonSchema): JsonSchema {
-  const branches = property.anyOf;
-  if (!Array.isArray(branches)) return property;
-  const integer = branches.find((b: JsonSchema) => b.type === 'integer' || b.type === 'number');
-  if (!integer || !branches.every((b: JsonSchema) => b === integer || b.type === 'string')) return property;
-  const { anyOf: _dropped, ...rest } = property;
-  return { ...rest, ...integer };
 }
 
 export function toToolInputSchema(op: Operation): JsonSchema {
@@ -51,5 +44,20 @@ export function toToolInputSchema(op: Operation): JsonSchema {
     type: 'object',
     properties,
     ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+/**
+ * The tool's outputSchema (2020-12, an object at the root as MCP requires): its answer, in any
+ * preset, or the tool error that comes with `isError: true`. Clients such as the MCP SDK validate
+ * every structuredContent against it, error results included, so the error shape is part of it.
+ */
+export function toToolOutputSchema(op: Operation): JsonSchema {
+  const { $schema: _schema, ...toolError } = z.toJSONSchema(ToolErrorSchema, { target: 'draft-2020-12' }) as JsonSchema;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    anyOf: [{ $ref: `#/$defs/${op.output}` }, { $ref: '#/$defs/ToolError' }],
+    $defs: { ...toJsonSchemaDefs([op.output], 'any'), ToolError: toolError },
   };
 }

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { AppError, toAppError } from '../errors.ts';
 import type { Operation, ProjectionPreset } from '../operations/types.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
-import { DEFAULT_TOOL_PRESET, HIDDEN_TOOL_PARAMS, toToolInputSchema } from './tool-schema.ts';
+import { DEFAULT_TOOL_PRESET, HIDDEN_TOOL_PARAMS, toToolInputSchema, toToolOutputSchema } from './tool-schema.ts';
 import type { McpDeps } from './types.ts';
 import { toolDescription } from './guidance.ts';
 import { runWithDeadline } from '../operations/deadline.ts';
@@ -24,6 +24,7 @@ export type ToolDefinition = {
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
   annotations: typeof TOOL_ANNOTATIONS & { title: string };
 };
 
@@ -39,6 +40,7 @@ export function buildToolDefinitions(operations: readonly Operation[]): ToolDefi
     title: op.title,
     description: toolDescription(op),
     inputSchema: toToolInputSchema(op),
+    outputSchema: toToolOutputSchema(op),
     annotations: { title: op.title, ...TOOL_ANNOTATIONS },
   }));
 }

@@ -17,6 +17,7 @@ export const getCommentReplies: Operation<typeof input> = {
   input,
   itemType: 'Note',
   resultType: 'OrderedCollectionPage',
+  output: 'NotePage',
   cacheKey: (i) => `replies:${i.videoId}:${i.commentId}:${i.count}:${i.cursor}`,
   run: (i, deps) =>
     runNoteCollection(deps, i, {

@@ -21,6 +21,7 @@ export const getTagVideos: Operation<typeof input> = {
   input,
   itemType: 'Video',
   resultType: 'OrderedCollectionPage',
+  output: 'VideoTagDialectPage',
   cacheKey: (i) => `tagVideos:${i.tagName}:${i.count}:${i.cursor}`,
   async run(i, deps) {
     const tag = await cachedUpstream(deps, 'resolveTag', `tag:${i.tagName}`, async (d) => {

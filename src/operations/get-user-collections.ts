@@ -21,6 +21,7 @@ export const getUserCollections: Operation<typeof input> = {
   input,
   itemType: 'OrderedCollection',
   resultType: 'OrderedCollectionPage',
+  output: 'PlaylistPage',
   cacheKey: (i) => `userCollections:${i.username}:${i.count}:${i.cursor}`,
   async run(i, deps) {
     const secUid = await resolveSecUid(deps, i.username);

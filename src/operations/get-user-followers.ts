@@ -20,6 +20,7 @@ export const getUserFollowers: Operation<typeof input> = {
   input,
   itemType: 'Person',
   resultType: 'OrderedCollectionPage',
+  output: 'PersonPage',
   cacheKey: (i) => `userFollowers:${i.username}:${i.count}:${i.cursor}`,
   async run(i, deps) {
     const secUid = await resolveSecUid(deps, i.username);

@@ -20,6 +20,7 @@ export const getUserLikes: Operation<typeof input> = {
   input,
   itemType: 'Video',
   resultType: 'OrderedCollectionPage',
+  output: 'VideoPage',
   cacheKey: (i) => `userLikes:${i.username}:${i.count}:${i.cursor}`,
   async run(i, deps) {
     const secUid = await resolveSecUid(deps, i.username);

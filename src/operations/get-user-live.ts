@@ -21,6 +21,7 @@ export const getUserLive: Operation<typeof input> = {
   pathParams: ['username'],
   input,
   resultType: 'Video',
+  output: 'LiveVideoDocument',
   cacheKey: (i) => `live:${i.username}`,
   async run(i, deps) {
     const room = await deps.client.getLiveRoom(i.username);

@@ -22,6 +22,7 @@ export const getUserReposts: Operation<typeof input> = {
   input,
   itemType: 'Video',
   resultType: 'OrderedCollectionPage',
+  output: 'VideoPage',
   cacheKey: (i) => `userReposts:${i.username}:${i.order}:${i.count}:${i.cursor}`,
   async run(i, deps) {
     const secUid = await resolveSecUid(deps, i.username);

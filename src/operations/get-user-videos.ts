@@ -32,6 +32,7 @@ export const getUserVideos: Operation<typeof input> = {
   input,
   itemType: 'Video',
   resultType: 'OrderedCollectionPage',
+  output: 'VideoPage',
   cacheKey: (i) => `userVideos:${i.username}:${i.order}:${i.count}:${i.cursor}`,
   async run(i, deps) {
     const secUid = await resolveSecUid(deps, i.username);

@@ -17,6 +17,7 @@ export const getUser: Operation<typeof input> = {
   pathParams: ['username'],
   input,
   resultType: 'Person',
+  output: 'PersonDocument',
   cacheKey: (i) => `user:${i.username}`,
   async run(i, deps) {
     const profile = await getUserCached(deps, i.username);

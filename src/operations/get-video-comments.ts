@@ -24,6 +24,7 @@ export const getVideoComments: Operation<typeof input> = {
   input,
   itemType: 'Note',
   resultType: 'OrderedCollectionPage',
+  output: 'NotePage',
   cacheKey: (i) => `comments:${i.videoId}:${i.count}:${i.cursor}`,
   run: (i, deps) =>
     runNoteCollection(deps, i, {

@@ -19,6 +19,7 @@ export const getVideoTranscript: Operation<typeof input> = {
   pathParams: ['videoId', 'language'],
   input,
   resultType: 'Document',
+  output: 'TranscriptDocument',
   cacheKey: (i) => `transcript:${i.videoId}:${i.language}`,
   async run(i, deps) {
     const video = await getVideoCached(deps, i.videoId);

@@ -30,6 +30,7 @@ export const getVideo: Operation<typeof input> = {
   pathParams: ['videoId'],
   input,
   resultType: 'Video',
+  output: 'VideoDocument',
   cacheKey: (i) => `video:${i.videoId}`,
   async run(i, deps) {
     const fetched = await getVideoCached(deps, i.videoId);

@@ -32,7 +32,7 @@ export function encodeCursor(kind: string, state: CursorState): string {
 
 export const invalidCursor = () =>
   new AppError('invalid_cursor', 'The cursor is not one this collection handed out; start again from cursor=0.', {
-    details: { params: ['cursor'] },
+    details: { params: [{ name: 'cursor', reason: 'not a cursor this collection handed out' }] },
   });
 
 /**

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { PlatformClient } from '../upstream/types.ts';
 import type { ResponseCache, CachePolicy } from '../cache/types.ts';
 import type { CursorSigner } from './cursor-keys.ts';
+import type { ResultSchemaName } from '../activitystreams/schemas.ts';
 
 export type ProjectionPreset = 'minimal' | 'standard' | 'full';
 
@@ -61,6 +62,8 @@ export type Operation<S extends z.ZodObject = z.ZodObject> = {
   /** Item type of a collection page, or undefined for a single resource. */
   itemType?: 'Video' | 'Note' | 'OrderedCollection' | 'Person';
   resultType: string;
+  /** The schema of the `data` it answers (full preset), in activitystreams/schemas.ts. */
+  output: ResultSchemaName;
   /** Runs the operation, returning the AS2 `data` object (never the envelope). */
   run(input: z.infer<S>, deps: OperationDeps): Promise<unknown>;
   /** The cache key of a normalised input; equal inputs share answers. */

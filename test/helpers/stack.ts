@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.ts';
 import { parseConfig, type ConfigInput } from '../../src/config/config.ts';
 import { createApp, createLogger, createServices, type App } from '../../src/app.ts';
+import { enforceContract, type Contract } from './contract.ts';
 
 export type Stack = {
   emulator: Emulator;
@@ -14,6 +15,8 @@ export type Stack = {
   key: string;
   logs: string[];
   publicUrl: string;
+  /** The schema checks on every REST answer and tool result (test/helpers/contract.ts). */
+  contract: { rest: Contract; mcp: Contract };
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string; json: any }>;
   close(): Promise<void>;
 };
@@ -39,6 +42,8 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
   const services = await createServices(config, { logger });
   const app = createApp(services);
+  // Every REST answer and tool result this stack sends is checked against its schema.
+  const contract = { rest: enforceContract(app.rest, 'rest'), mcp: enforceContract(app.mcp, 'mcp') };
   const { key } = await services.keys.create({ name: 'test' });
   return {
     emulator,
@@ -46,6 +51,7 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
     key,
     logs,
     publicUrl,
+    contract,
     async get(path, headers = {}) {
       const response = await app.rest.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${key}`, ...headers } });
       let json: unknown;
@@ -60,6 +66,8 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
       await app.close();
       if (!options.emulatorInstance) await emulator.close();
       await rm(dataDir, { recursive: true, force: true });
+      contract.rest.assertKept();
+      contract.mcp.assertKept();
     },
   };
 }

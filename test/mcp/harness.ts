@@ -13,18 +13,18 @@ import { createSqliteStore } from '../../src/storage/sqlite-store.ts';
 import type { Store } from '../../src/storage/types.ts';
 import type { FastifyInstance } from 'fastify';
 import { freePort } from '../helpers/ports.ts';
+import { enforceContract } from '../helpers/contract.ts';
 
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
 const golden = (name: string): unknown => JSON.parse(readFileSync(new URL(`${name}.json`, GOLDEN), 'utf8'));
 
-/** The golden output each tool answers with; tools without a golden answer their "absent" error. */
+/** The golden output each tool answers with; tools without a golden (no real sample) answer their "absent" error. */
 export const GOLDEN_BY_TOOL: Record<string, string> = {
   platform_get_user: 'user-detail',
   platform_get_user_videos: 'user-videos',
   platform_get_tag_videos: 'tag-videos-from-search',
   platform_get_user_reposts: 'user-videos',
   platform_get_user_likes: 'user-videos',
-  platform_get_user_collections: 'user-videos',
   platform_get_user_followers: 'user-followers',
   platform_get_video: 'video-detail',
   platform_get_video_comments: 'video-comments',
@@ -44,6 +44,7 @@ export function createFakeExecutor(calls: Array<{ tool: string; input: unknown }
       if (input.username === 'secret') throw new AppError('private_account', 'The account secret is private.');
       if (input.username === 'crash') throw new Error('database password is hunter2');
       if (input.username === 'slowpoke') throw new AppError('upstream_timeout', 'The platform did not answer in time.');
+      if (op.tool === 'platform_get_user_collections') throw new AppError('not_found', `User ${input.username} has no public collections.`);
       if (op.tool === 'platform_get_user_live') throw new AppError('not_live', `User ${input.username} is not live.`);
       if (op.tool === 'platform_get_video_transcript') {
         throw new AppError('no_transcript', `Video ${input.videoId} has no transcript in ${input.language}.`, { details: { languages: ['en-US'] } });
@@ -101,6 +102,8 @@ export async function startHarness(options: { config?: Partial<McpConfig>; clock
     logger: { info: log('info'), warn: log('warn'), error: log('error') },
     clock: options.clock,
   });
+  // Every tool result this server sends is checked against its schema.
+  const contract = enforceContract(app, 'mcp');
   if (options.listen !== false) await app.listen({ port, host: '127.0.0.1' });
   else await app.ready();
   return {
@@ -115,6 +118,7 @@ export async function startHarness(options: { config?: Partial<McpConfig>; clock
     async close() {
       await app.close();
       await store.close();
+      contract.assertKept();
     },
   };
 }

@@ -171,7 +171,12 @@ describe('tools/list', () => {
       assert.deepEqual(tool.annotations, { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
       assert.equal(tool.inputSchema.$schema, 'https://json-schema.org/draft/2020-12/schema');
       assert.equal(tool.inputSchema.type, 'object');
-      assert.equal(tool.outputSchema, undefined);
+      // The answer (any preset) or the tool error, from the same zod schemas as OpenAPI.
+      assert.equal(tool.outputSchema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+      assert.equal(tool.outputSchema.type, 'object');
+      const op = OPERATIONS.find((o) => o.tool === tool.name)!;
+      assert.deepEqual(tool.outputSchema.anyOf, [{ $ref: `#/$defs/${op.output}` }, { $ref: '#/$defs/ToolError' }]);
+      assert.ok(Object.keys(tool.outputSchema.$defs[op.output].properties).length > 0, tool.name);
       assert.deepEqual(tool.inputSchema.properties.projection_preset.enum, ['minimal', 'standard', 'full']);
       assert.equal(tool.inputSchema.properties.projection_preset.default, 'full');
       assert.match(tool.inputSchema.properties.projection_preset.description, /"minimal"/);

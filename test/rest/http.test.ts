@@ -3,6 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { OPERATIONS } from '../../src/operations/registry.ts';
+import { ERROR_CODES } from '../../src/errors.ts';
+import { operationErrorCodes } from '../../src/http/openapi.ts';
 import { useStack } from '../helpers/stack.ts';
 
 const ctx = useStack();
@@ -71,6 +74,37 @@ describe('documents', () => {
     for (const name of ['tagVideos', 'userVideos', 'userReposts', 'userLikes', 'userCollections', 'userFollowers', 'live', 'video', 'comments', 'replies', 'transcript', 'user']) {
       assert.ok(ids.includes(name), name);
     }
+  });
+
+  it('every 200 refs a component with properties, whose data refs the answer schema; counts are integers', async () => {
+    const doc = JSON.parse((await ctx.stack.app.rest.inject('/openapi.json')).body);
+    const component = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      const op = OPERATIONS.find((o) => o.name === item.get.operationId.replace(/Alias\d+$/, ''))!;
+      const ref = item.get.responses['200'].content['application/json'].schema.$ref;
+      assert.equal(ref, `#/components/schemas/${op.output}Response`, path);
+      assert.deepEqual(component(ref).required, ['data'], path);
+      const data = component(component(ref).properties.data.$ref);
+      assert.ok(Object.keys(data.properties).length > 3, `${path}: ${op.output} has properties`);
+      for (const param of item.get.parameters.filter((p: any) => p.name === 'count')) {
+        assert.equal(param.schema.type, 'integer', path);
+        assert.equal(param.schema.anyOf, undefined, path);
+      }
+      // Every code the operation can answer, under its own status, as a Problem.
+      for (const code of operationErrorCodes(op)) {
+        const response = item.get.responses[String(ERROR_CODES[code].status)];
+        const schema = response?.content['application/problem+json'].schema;
+        assert.equal(schema?.allOf[0].$ref, '#/components/schemas/Problem', `${path} ${code}`);
+        assert.ok(schema.allOf[1].properties.code.enum.includes(code), `${path} ${code}`);
+      }
+    }
+    const problem = doc.components.schemas.Problem;
+    for (const member of ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId']) assert.ok(problem.required.includes(member), member);
+    for (const member of ['params', 'languages', 'retryAfterSeconds', 'deadlineMs']) assert.ok(problem.properties[member], member);
+    assert.deepEqual(problem.properties.code.enum, Object.keys(ERROR_CODES));
+    const video = doc.components.schemas.Video;
+    assert.equal(video.properties.likeCount.type, 'integer');
+    assert.equal(video.properties.internalId.type, 'string');
   });
 
   it('/docs is a self-contained page listing every operation and error code', async () => {

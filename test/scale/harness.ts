@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.ts';
 import { parseConfig, type ConfigInput } from '../../src/config/config.ts';
 import { createApp, createLogger, createServices, type App } from '../../src/app.ts';
+import { enforceContract } from '../helpers/contract.ts';
 
 export type Answer = { status: number; headers: Record<string, unknown>; body: string; json: any };
 
@@ -48,6 +49,8 @@ export async function startScaleStack(options: ScaleStackOptions = {}): Promise<
   const clock = { now: () => Date.now() + offsetMs };
   const services = await createServices(config, { logger: createLogger(config, options.logs), clock });
   const app = createApp(services);
+  // Every REST answer and tool result this stack sends is checked against its schema.
+  const contracts = [enforceContract(app.rest, 'rest'), enforceContract(app.mcp, 'mcp')];
   const { key } = await services.keys.create({ name: 'scale' });
   return {
     emulator,
@@ -65,6 +68,7 @@ export async function startScaleStack(options: ScaleStackOptions = {}): Promise<
       await app.close();
       await emulator.close();
       await rm(dataDir, { recursive: true, force: true });
+      for (const contract of contracts) contract.assertKept();
     },
   };
 }

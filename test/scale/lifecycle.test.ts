@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startEmulator, type Emulator } from '../../emulator/server.ts';
 import { closedPort, runReelay, startNode, type ServiceNode } from './processes.ts';
+import { checkedFetch } from '../helpers/contract.ts';
 
 const ITEM_DETAIL = '/api/item/detail/';
 
@@ -61,10 +62,9 @@ describe('graceful shutdown of reelay serve', () => {
     emulator.setFaults({ rules: [{ path: ITEM_DETAIL, probability: 1, kind: 'latency', latencyMs: 800 }] });
     let settled = 0;
     const inFlight = ids.map(async (id) => {
-      const response = await fetch(`${node.restUrl}/v1/platform/videos/${id}`, { headers: { authorization: `Bearer ${key}` } });
-      const body = await response.text();
+      const { status, body } = await checkedFetch(`${node.restUrl}/v1/platform/videos/${id}`, { headers: { authorization: `Bearer ${key}` } });
       settled += 1;
-      return { status: response.status, body, id };
+      return { status, body, id };
     });
     await until(() => (emulator.stats()[ITEM_DETAIL] ?? 0) >= ids.length, 'every request to reach the platform');
 

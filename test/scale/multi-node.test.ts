@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../emulator/server.ts';
 import { claimBacking, type Backing } from './backing.ts';
 import { runReelay, startNode, type ServiceNode } from './processes.ts';
+import { checkedFetch } from '../helpers/contract.ts';
 
 const ITEM_DETAIL = '/api/item/detail/';
 const RATE_LIMIT_PER_MINUTE = 20;
@@ -40,8 +41,7 @@ if ('unavailable' in claimed) {
     }
 
     async function get(node: ServiceNode, path: string, key: string) {
-      const response = await fetch(`${node.restUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-      return { status: response.status, headers: response.headers, body: await response.text() };
+      return checkedFetch(`${node.restUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
     }
 
     before(async () => {

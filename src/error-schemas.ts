@@ -1,0 +1,44 @@
+// The zod schemas of what an error looks like on the wire: the REST problem document (RFC 9457 plus
+// `code`, `requestId` and the error's details) and the MCP tool error result. Rendering: errors.ts
+// callers, http/problem.ts and mcp/tools.ts.
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './errors.ts';
+import { TRANSCRIPT_LANGUAGES } from './activitystreams/languages.ts';
+
+const CODES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+const code = z.enum(CODES).describe('Stable error code: switch on this.');
+
+/**
+ * The machine-readable details an AppError may carry, the same on both edges: which parameters were
+ * wrong and why, the transcript languages that do exist, the deadline that passed, and the state of
+ * each store when the node is not ready.
+ */
+export const ERROR_DETAILS = {
+  params: z
+    .array(z.strictObject({ name: z.string(), reason: z.string() }))
+    .optional()
+    .describe('invalid_request, invalid_cursor: each offending parameter and why.'),
+  languages: z.array(z.enum(TRANSCRIPT_LANGUAGES)).optional().describe('no_transcript: the languages the video has.'),
+  deadlineMs: z.int().positive().optional().describe('upstream_timeout when the request deadline passed: that deadline.'),
+  database: z.enum(['ok', 'down']).optional().describe('unavailable (readiness): the database.'),
+  redis: z.enum(['ok', 'down']).optional().describe('unavailable (readiness): Redis, when configured.'),
+};
+
+export const ProblemSchema = z.strictObject({
+  type: z.url().describe('The error table entry on /docs.'),
+  title: z.string(),
+  status: z.int().min(400).max(599),
+  detail: z.string().describe('What went wrong, for a person; never internal text.'),
+  instance: z.string().describe('The request path.'),
+  code,
+  requestId: z.string(),
+  retryAfterSeconds: z.number().nonnegative().optional().describe('Also sent as Retry-After.'),
+  ...ERROR_DETAILS,
+});
+
+/** `structuredContent` of an MCP tool result with `isError: true`. */
+export const ToolErrorSchema = z.strictObject({
+  code,
+  message: z.string().describe('What went wrong, for a person or a model; never internal text.'),
+  ...ERROR_DETAILS,
+});
