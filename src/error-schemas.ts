@@ -22,6 +22,15 @@ export const ERROR_DETAILS = {
   deadlineMs: z.int().positive().optional().describe('upstream_timeout when the request deadline passed: that deadline.'),
   database: z.enum(['ok', 'down']).optional().describe('unavailable (readiness): the database.'),
   redis: z.enum(['ok', 'down']).optional().describe('unavailable (readiness): Redis, when configured.'),
+  available: z.array(z.string()).optional().describe('not_acceptable: the media types the route answers.'),
+  formats: z.array(z.string()).optional().describe('no_media, invalid_request (media): the file formats the video has.'),
+  size: z.int().nonnegative().optional().describe('range_not_satisfiable: the size of the file in bytes.'),
+  budget: z.literal('media-bytes').optional().describe('rate_limited by the media byte budget (absent: the request budget).'),
+  limitBytes: z.int().nonnegative().optional().describe('rate_limited (media-bytes): bytes a key may download per window.'),
+  remainingBytes: z.int().nonnegative().optional().describe('rate_limited (media-bytes): bytes left in this window.'),
+  requestedBytes: z.int().nonnegative().optional().describe('rate_limited (media-bytes): the length the download needed.'),
+  expired: z.iso.datetime().optional().describe('link_expired: when the media link expired.'),
+  cdnStatus: z.int().optional().describe('upstream_error from the platform CDN: its last HTTP status.'),
 };
 
 export const ProblemSchema = z.strictObject({

@@ -70,30 +70,34 @@ export const MEDIA_PATHS: Record<string, JsonObject> = {
         '200': {
           description: 'An AS2 Link to the file.',
           content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['data'],
-                properties: {
-                  data: {
-                    type: 'object',
-                    required: ['type', 'href', 'name', 'expires'],
-                    properties: {
-                      '@context': { type: 'array', items: { type: 'string' } },
-                      type: { const: 'Link' },
-                      href: { type: 'string', format: 'uri' },
-                      name: { type: 'string' },
-                      mediaType: { type: 'string' },
-                      expires: { type: 'string', format: 'date-time' },
-                    },
-                  },
-                },
-              },
-            },
+            'application/json': { schema: { $ref: '#/components/schemas/MediaLinkResponse' } },
           },
         },
         ...errors(VIDEO_PROBLEMS),
       },
     },
+  },
+};
+
+/** The components the media paths refer to: the link answer, like every JSON 200, is a `$ref`. */
+export const MEDIA_SCHEMAS = {
+  MediaLink: {
+    type: 'object',
+    required: ['type', 'href', 'name', 'expires'],
+    additionalProperties: false,
+    properties: {
+      '@context': { type: 'array', items: { type: 'string' } },
+      type: { const: 'Link' },
+      href: { type: 'string', format: 'uri', description: 'The file, without a key, until `expires`.' },
+      name: { type: 'string', description: 'The format.' },
+      mediaType: { type: 'string' },
+      expires: { type: 'string', format: 'date-time' },
+    },
+  },
+  MediaLinkResponse: {
+    type: 'object',
+    required: ['data'],
+    additionalProperties: false,
+    properties: { data: { $ref: '#/components/schemas/MediaLink' } },
   },
 };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import type { Operation } from '../operations/types.ts';
-import { MEDIA_PATHS } from './media-openapi.ts';
+import { MEDIA_PATHS, MEDIA_SCHEMAS } from './media-openapi.ts';
 import { preferInteger } from '../operations/input-json-schema.ts';
 import { toJsonSchemas } from '../activitystreams/schema-presets.ts';
 import { ProblemSchema } from '../error-schemas.ts';
@@ -131,6 +131,7 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
       schemas: {
         ...toJsonSchemas('any', (id) => `#/components/schemas/${id}`),
         ...envelopes(operations),
+        ...MEDIA_SCHEMAS,
         Problem: problemSchema(),
       },
     },

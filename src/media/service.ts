@@ -82,7 +82,7 @@ export function createMediaService(deps: { operations: OperationDeps; fetcher: M
       if (outcome.lastStatus === undefined && outcome.lastError instanceof AppError) throw outcome.lastError;
       throw new AppError('upstream_error', `The platform CDN refused the file${outcome.lastStatus ? ` (HTTP ${outcome.lastStatus})` : ''}.`, {
         ...(outcome.lastError === undefined ? {} : { cause: outcome.lastError }),
-        details: { cdnStatus: outcome.lastStatus ?? null },
+        details: outcome.lastStatus === undefined ? {} : { cdnStatus: outcome.lastStatus },
         retryAfterSeconds: 5,
       });
     },

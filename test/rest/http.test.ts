@@ -80,7 +80,18 @@ describe('documents', () => {
     const doc = JSON.parse((await ctx.stack.app.rest.inject('/openapi.json')).body);
     const component = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
     for (const [path, item] of Object.entries<any>(doc.paths)) {
-      const op = OPERATIONS.find((o) => o.name === item.get.operationId.replace(/Alias\d+$/, ''))!;
+      const op = OPERATIONS.find((o) => o.name === item.get?.operationId.replace(/Alias\d+$/, ''));
+      if (!op) {
+        // The media routes: a JSON 200 (the signed link) refs a component too; the file itself is bytes.
+        for (const method of Object.values<any>(item)) {
+          const json = method.responses['200'].content['application/json'];
+          if (!json) continue;
+          const linked = component(json.schema.$ref);
+          assert.deepEqual(linked.required, ['data'], path);
+          assert.ok(Object.keys(component(linked.properties.data.$ref).properties).length > 3, path);
+        }
+        continue;
+      }
       const ref = item.get.responses['200'].content['application/json'].schema.$ref;
       assert.equal(ref, `#/components/schemas/${op.output}Response`, path);
       assert.deepEqual(component(ref).required, ['data'], path);
