@@ -13,7 +13,7 @@ import type { Metrics } from './metrics.ts';
 import { toProblem } from './problem.ts';
 import { registerOperationRoutes, type RateLimiter, type UsageRecorder } from './routes.ts';
 import { buildOpenApi } from './openapi.ts';
-import { renderDocsPage } from './docs-page.ts';
+import { registerDocsRoutes } from './docs-page.ts';
 import { socialContext } from '../activitystreams/index.ts';
 
 export type Readiness = { database: 'ok' | 'down'; redis?: 'ok' | 'down' };
@@ -150,10 +150,7 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
   app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
   const openapi = JSON.stringify(buildOpenApi(deps.operations, config));
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openapi));
-  const docs = renderDocsPage(deps.operations, config);
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(docs),
-  );
+  registerDocsRoutes(app, config);
   const context = JSON.stringify(socialContext(socialNsUrl(config.publicUrl)));
   app.get('/ns/social', async (_request, reply) =>
     reply.type('application/ld+json').header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=86400').send(context),
