@@ -14,6 +14,7 @@ import { toProblem } from './problem.ts';
 import { registerOperationRoutes, type RateLimiter, type UsageRecorder } from './routes.ts';
 import { buildOpenApi } from './openapi.ts';
 import { registerDocsRoutes } from './docs-page.ts';
+import { registerVocabularyRoute } from './vocabulary-page.ts';
 import { socialContext } from '../activitystreams/index.ts';
 
 export type Readiness = { database: 'ok' | 'down'; redis?: 'ok' | 'down' };
@@ -151,7 +152,8 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
   const openapi = JSON.stringify(buildOpenApi(deps.operations, config));
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openapi));
   registerDocsRoutes(app, config);
-  const context = JSON.stringify(socialContext(socialNsUrl(config.publicUrl)));
+  registerVocabularyRoute(app);
+  const context = JSON.stringify(socialContext());
   app.get('/ns/social', async (_request, reply) =>
     reply.type('application/ld+json').header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=86400').send(context),
   );
