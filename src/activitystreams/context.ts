@@ -1,69 +1,22 @@
-// The JSON-LD context document served at the social namespace URL: it defines every term reelay
-// emits beyond ActivityStreams 2.0, so a JSON-LD processor expands each field to a real IRI.
+// The JSON-LD context document served at the social namespace URL: it maps every term reelay
+// emits beyond ActivityStreams 2.0 to its IRI in reelay's fixed vocabulary, so a JSON-LD processor
+// expands each field to the same IRI whichever deployment served the data.
+import { REELAY_CLASSES, REELAY_TERMS, REELAY_VOCAB, termIri } from './vocabulary.ts';
 
-const INTEGER = 'xsd:integer';
-const BOOLEAN = 'xsd:boolean';
+export type { TermDefinition, TermValue } from './vocabulary.ts';
 
-/** Term name → its value type (`undefined` = plain string). */
-export const SOCIAL_TERMS: Readonly<Record<string, string | undefined>> = {
-  internalId: undefined,
-  entityId: undefined,
-  userId: undefined,
-  language: undefined,
-  status: undefined,
-  codec: undefined,
-  album: undefined,
-  cursor: undefined,
-  nextCursor: undefined,
-  viewCount: INTEGER,
-  likeCount: INTEGER,
-  commentCount: INTEGER,
-  repostCount: INTEGER,
-  shareCount: INTEGER,
-  saveCount: INTEGER,
-  replyCount: INTEGER,
-  followerCount: INTEGER,
-  followingCount: INTEGER,
-  videoCount: INTEGER,
-  mediaCount: INTEGER,
-  likedCount: INTEGER,
-  viewerCount: INTEGER,
-  itemCount: INTEGER,
-  bitrate: INTEGER,
-  size: INTEGER,
-  isPrivate: BOOLEAN,
-  isVerified: BOOLEAN,
-  isLive: BOOLEAN,
-  hasLikes: BOOLEAN,
-  hasPlaylists: BOOLEAN,
-  isSponsored: BOOLEAN,
-  isOriginal: BOOLEAN,
-  isCopyrighted: BOOLEAN,
-  isPinned: BOOLEAN,
-  isLiked: BOOLEAN,
-  // The sound of a video: a node (Audio) like AS2's image/icon.
-  audio: '@id',
-  // HTTP headers are an opaque JSON map, not RDF statements.
-  headers: '@json',
-};
-
-/** Classes reelay uses that ActivityStreams 2.0 does not define. */
-export const SOCIAL_TYPES: readonly string[] = ['Tag'];
-
-/** Term IRIs are `<ns>#term`, or `<ns>term` when the namespace already ends in '#' or '/'. */
-export function socialIri(nsUrl: string, term: string): string {
-  return /[#/]$/.test(nsUrl) ? `${nsUrl}${term}` : `${nsUrl}#${term}`;
-}
-
-export function socialContext(nsUrl: string): { '@context': Record<string, unknown> } {
+/** The context document. It lives at each deployment's own URL; its content is the same everywhere. */
+export function socialContext(): { '@context': Record<string, unknown> } {
   const context: Record<string, unknown> = {
     '@version': 1.1,
     xsd: 'http://www.w3.org/2001/XMLSchema#',
+    reelay: REELAY_VOCAB,
   };
-  for (const type of SOCIAL_TYPES) context[type] = socialIri(nsUrl, type);
-  for (const [term, type] of Object.entries(SOCIAL_TERMS)) {
-    const id = socialIri(nsUrl, term);
-    context[term] = type === undefined ? id : { '@id': id, '@type': type };
+  for (const name of Object.keys(REELAY_CLASSES)) context[name] = `${REELAY_VOCAB}${name}`;
+  for (const [key, term] of Object.entries(REELAY_TERMS)) {
+    // Terms of ActivityStreams redefined here (duration, source) take reelay's meaning: this
+    // context comes after the ActivityStreams one in every document.
+    context[key] = term.value === 'string' ? termIri(key) : { '@id': termIri(key), '@type': term.value };
   }
   return { '@context': context };
 }

@@ -6,7 +6,7 @@ export { toAudio } from './to-audio.ts';
 export { toNote } from './to-note.ts';
 export { toPlaylist } from './to-playlist.ts';
 export { toLive } from './to-live.ts';
-export { toTranscript } from './to-transcript.ts';
+export { toTranscript, transcriptId } from './to-transcript.ts';
 export { toCollectionPage, withContext, AS_NAMESPACE } from './page.ts';
 export { videoUrl, profileUrl, tagUrl, liveUrl, musicUrl, playlistUrl, commentUrl } from './urls.ts';
 export {
@@ -16,5 +16,6 @@ export {
   fromPlatformLanguage,
   isTranscriptLanguage,
 } from './languages.ts';
-export { socialContext, socialIri, SOCIAL_TERMS } from './context.ts';
+export { socialContext } from './context.ts';
+export { REELAY_CLASSES, REELAY_TERMS, REELAY_VOCAB, REELAY_VOCAB_ONTOLOGY, termIri, vocabularyDocument } from './vocabulary.ts';
 export { project, type Preset } from './projection.ts';

@@ -31,11 +31,11 @@ test('a playlist gets the platform playlist URL of its owner and its video count
   assert.deepEqual(list.image, { type: 'Image', url: 'https://c.test/p.jpg' });
 });
 
-test('a transcript Document measures its WebVTT in UTF-8 bytes and keeps the source', () => {
+test('a transcript Document has its own id under the video URL, measures its WebVTT in UTF-8 bytes and keeps the source', () => {
   const vtt = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n你好\n';
   const doc = toTranscript({ videoUrl, subtitle: { LanguageCodeName: 'cmn-Hans-CN', Url: 'https://s.test/sub', Source: 'ASR' }, vtt, language: 'zh-Hans-CN' });
   assert.deepEqual(doc, {
-    type: 'Document', id: videoUrl, url: 'https://s.test/sub', mediaType: 'text/vtt', language: 'zh-Hans-CN',
+    type: 'Document', id: `${videoUrl}#transcript-zh-Hans-CN`, url: 'https://s.test/sub', mediaType: 'text/vtt', language: 'zh-Hans-CN',
     content: vtt, size: vtt.length + 4, source: 'ASR',
   });
 });

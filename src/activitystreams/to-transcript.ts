@@ -1,8 +1,15 @@
 // Maps one subtitle track and its WebVTT text to an AS2 Document.
+// Its id is the video's URL with a `#transcript-{language}` fragment: a node of its own (not the
+// video's, whose statements would merge with it in RDF), stable across deployments, and the video's
+// URL is what remains once the fragment is removed.
 import type { RawSubtitleInfo } from '../upstream/raw.ts';
 import type { Document } from './types.ts';
 import type { TranscriptLanguage } from './languages.ts';
 import { prune, text } from './values.ts';
+
+export function transcriptId(videoUrl: string, language: TranscriptLanguage): string {
+  return `${videoUrl}#transcript-${language}`;
+}
 
 /** `source`: ASR = speech recognition, MT = machine translation, LC = the creator's own captions. */
 export function toTranscript(input: {
@@ -13,7 +20,7 @@ export function toTranscript(input: {
 }): Document {
   return prune({
     type: 'Document' as const,
-    id: input.videoUrl,
+    id: transcriptId(input.videoUrl, input.language),
     url: input.subtitle.Url,
     mediaType: 'text/vtt' as const,
     language: input.language,

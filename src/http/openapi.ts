@@ -15,7 +15,21 @@ type JsonObject = Record<string, unknown>;
 function parameterSchema(schema: z.ZodType): JsonObject {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
   delete json.$schema;
-  return json;
+  const output = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonObject;
+  if (json.default === undefined && output.default !== undefined) json.default = output.default;
+  return asQueryInteger(json);
+}
+
+/**
+ * A query value always arrives as text, so an integer parameter also accepts a digit string: that
+ * branch is how the integer travels, not a second type. Documented as the integer it is.
+ */
+function asQueryInteger(json: JsonObject): JsonObject {
+  const branches = json.anyOf as JsonObject[] | undefined;
+  const integer = branches?.find((branch) => branch.type === 'integer');
+  if (!branches || !integer || !branches.every((branch) => branch === integer || (branch.type === 'string' && typeof branch.pattern === 'string'))) return json;
+  const { anyOf: _anyOf, ...rest } = json;
+  return { ...rest, ...integer };
 }
 
 function parameters(op: Operation): JsonObject[] {
@@ -92,6 +106,22 @@ function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z]+)/g, '{$1}');
 }
 
+/** The reference's introduction (Markdown, shown at the top of /docs): envelope, paging, auth and every error code. */
+function overview(config: Config): string {
+  const errors = Object.entries(ERROR_CODES).map(([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.title} |`);
+  return [
+    'Public data of a short-video platform as ActivityStreams JSON. Every answer is `{"data": ...}`; errors are RFC 9457 problem documents with a stable `code`.',
+    '',
+    'Every request sends `Authorization: Bearer <API key>`: press **Authorize**, paste your key, then **Execute** any operation. The key stays in this page\'s memory only.',
+    'Collections page with `cursor` (start at `0`, then send `nextCursor`, or follow `next`) and `count`.',
+    `The same operations are MCP tools at \`${config.mcpPublicUrl}\`.`,
+    '',
+    '| Error code | HTTP | Title |',
+    '|---|---|---|',
+    ...errors,
+  ].join('\n');
+}
+
 export function buildOpenApi(operations: readonly Operation[], config: Config): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const op of operations) {
@@ -121,7 +151,7 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
     info: {
       title: 'reelay',
       version: '1.0.0',
-      description: 'Public data of a short-video platform as ActivityStreams JSON. Every answer is `{"data": ...}`; errors are RFC 9457 problem documents with a stable `code`. The answer schemas hold for every `projection_preset`: a member some preset drops is optional and says so.',
+      description: `${overview(config)}\n\nThe answer schemas hold for every \`projection_preset\`: a member some preset drops is optional and says so.`,
     },
     servers: [{ url: config.publicUrl }],
     security: [{ bearer: [] }],

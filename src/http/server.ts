@@ -15,7 +15,8 @@ import { toProblem } from './problem.ts';
 import { registerOperationRoutes, type RateLimiter, type UsageRecorder } from './routes.ts';
 import { buildOpenApi } from './openapi.ts';
 import { registerMediaRoutes, type MediaRouteDeps } from './media-routes.ts';
-import { renderDocsPage } from './docs-page.ts';
+import { registerDocsRoutes } from './docs-page.ts';
+import { registerVocabularyRoute } from './vocabulary-page.ts';
 import { socialContext } from '../activitystreams/index.ts';
 
 export type Readiness = { database: 'ok' | 'down'; redis?: 'ok' | 'down' };
@@ -160,11 +161,9 @@ export function createHttpServer(deps: HttpDeps): FastifyInstance {
   app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.render()));
   const openapi = JSON.stringify(buildOpenApi(deps.operations, config));
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json').send(openapi));
-  const docs = renderDocsPage(deps.operations, config);
-  app.get('/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(docs),
-  );
-  const context = JSON.stringify(socialContext(socialNsUrl(config.publicUrl)));
+  registerDocsRoutes(app, config);
+  registerVocabularyRoute(app);
+  const context = JSON.stringify(socialContext());
   app.get('/ns/social', async (_request, reply) =>
     reply.type('application/ld+json').header('access-control-allow-origin', '*').header('cache-control', 'public, max-age=86400').send(context),
   );

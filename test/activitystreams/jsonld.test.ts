@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { socialContext } from '../../src/activitystreams/index.ts';
+import { REELAY_VOCAB, socialContext } from '../../src/activitystreams/index.ts';
 import { GOLDEN_CASES, NS } from './golden-cases.ts';
 
 type Json = Record<string, unknown>;
@@ -14,7 +14,7 @@ const jsonld = ((await import('jsonld' as string)) as { default: JsonLd }).defau
 
 const AS_URL = 'https://www.w3.org/ns/activitystreams';
 const asContext = JSON.parse(readFileSync(new URL('../fixtures/jsonld/activitystreams.jsonld', import.meta.url), 'utf8')) as { '@context': Json };
-const ourContext = socialContext(NS);
+const ourContext = socialContext();
 
 async function documentLoader(url: string) {
   const bare = url.replace(/#.*$/, '');
@@ -78,10 +78,16 @@ test('a key missing from the contexts is reported as lost', async () => {
   assert.deepEqual(await check(doc), ['$.bogusTerm: no term definition']);
 });
 
-test('the social context gives counts xsd:integer, flags xsd:boolean and headers @json', () => {
+test('the social context gives counts xsd:integer, flags xsd:boolean, headers @json, and every term an IRI in the fixed vocabulary', () => {
   const ctx = ourContext['@context'] as Record<string, Json>;
   assert.equal(ctx.likeCount['@type'], 'xsd:integer');
   assert.equal(ctx.isPinned['@type'], 'xsd:boolean');
   assert.equal(ctx.headers['@type'], '@json');
-  assert.equal(ctx.internalId, `${NS}#internalId`);
+  assert.equal(ctx.internalId, `${REELAY_VOCAB}internalId`);
+  assert.deepEqual(ctx.duration, { '@id': `${REELAY_VOCAB}durationSeconds`, '@type': 'xsd:integer' });
+  for (const [term, def] of Object.entries(ctx)) {
+    if (term.startsWith('@') || term === 'xsd' || term === 'reelay') continue;
+    const id = typeof def === 'string' ? def : (def['@id'] as string);
+    assert.ok(id.startsWith(REELAY_VOCAB), `${term} → ${id}`);
+  }
 });

@@ -118,12 +118,44 @@ describe('documents', () => {
     assert.equal(video.properties.internalId.type, 'string');
   });
 
-  it('/docs is a self-contained page listing every operation and error code', async () => {
+  it('/docs loads Swagger UI and /openapi.json from reelay itself, under a strict Content-Security-Policy', async () => {
     const res = await ctx.stack.app.rest.inject('/docs');
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
-    assert.doesNotMatch(res.body, /<script|https?:\/\/cdn/i);
-    for (const id of ['op-userVideos', 'op-transcript', 'error-upstream_blocked', 'error-invalid_cursor']) assert.ok(res.body.includes(`id="${id}"`), id);
+    const csp = String(res.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.doesNotMatch(res.body, /https?:\/\//, 'every asset URL is on the page\'s own origin');
+    const sources = [...res.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    assert.ok(sources.length >= 4, sources.join());
+    for (const source of sources) {
+      const asset = await ctx.stack.app.rest.inject(source);
+      assert.equal(asset.statusCode, 200, source);
+    }
+    const init = await ctx.stack.app.rest.inject('/docs/init.js');
+    assert.match(init.body, /"url":"\/openapi\.json"/);
+    assert.match(init.body, /"validatorUrl":null/);
+  });
+
+  it('/docs serves only its listed assets, of the installed version', async () => {
+    const page = await ctx.stack.app.rest.inject('/docs');
+    const bundle = /src="(\/docs\/assets\/([^/]+)\/swagger-ui-bundle\.js)"/.exec(page.body);
+    assert.ok(bundle, 'the page loads the bundle');
+    const ok = await ctx.stack.app.rest.inject(bundle[1]);
+    assert.match(String(ok.headers['content-type']), /^text\/javascript/);
+    assert.match(String(ok.headers['cache-control']), /immutable/);
+    for (const path of [`/docs/assets/${bundle[2]}/index.html`, `/docs/assets/${bundle[2]}/package.json`, `/docs/assets/${bundle[2]}/..%2Fpackage.json`, '/docs/assets/0.0.0/swagger-ui-bundle.js']) {
+      const res = await ctx.stack.app.rest.inject(path);
+      assert.equal(res.statusCode, 404, path);
+      assert.equal(JSON.parse(res.body).code, 'not_found', path);
+    }
+  });
+
+  it('the OpenAPI document types count as the integer it is, with its default', async () => {
+    const doc = JSON.parse((await ctx.stack.app.rest.inject('/openapi.json')).body);
+    const count = doc.paths['/v1/platform/users/{username}/videos'].get.parameters.find((p: { name: string }) => p.name === 'count');
+    assert.deepEqual({ ...count.schema, description: undefined }, { description: undefined, type: 'integer', minimum: 1, maximum: 35, default: 35 });
   });
 
   it('the social namespace URL serves a JSON-LD context', async () => {

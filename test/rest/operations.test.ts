@@ -121,6 +121,8 @@ describe('200: every operation answers with the spec envelope', () => {
     assert.equal(doc.json.data.type, 'Document');
     assert.equal(doc.json.data.mediaType, 'text/vtt');
     assert.equal(doc.json.data.language, languages[0]);
+    const video = await ctx.stack.get(`/v1/platform/videos/${id}`);
+    assert.equal(doc.json.data.id, `${video.json.data.id}#transcript-${languages[0]}`, 'a transcript has its own id, under its video\'s');
     assert.match(doc.json.data.content, /^WEBVTT\r?\n\r?\n/);
     assert.match(doc.json.data.content, /\d\d:\d\d:\d\d\.\d{3} --> \d\d:\d\d:\d\d\.\d{3}/);
     assert.equal(doc.json.data.size, Buffer.byteLength(doc.json.data.content));
