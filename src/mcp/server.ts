@@ -1,6 +1,7 @@
 // The tool server's own Fastify listener: MCP Streamable HTTP at POST / (Bearer API keys), and the
 // OAuth 2.1 authorization server on the same origin. The caller owns `.listen()` and `.close()`.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { clientErrorHandler, guardConnections, type RawAnswer } from '../client-errors.ts';
 import { registerOAuthRoutes } from '../oauth/routes.ts';
 import { toServerUrls } from '../oauth/urls.ts';
@@ -24,6 +25,27 @@ const MCP_BODY_BYTES_MAX = 1024 * 1024;
 
 function instructionsFor(serviceName: string): string {
   return `${serviceName} reads public data of the short-video platform (profiles, videos, comments, followers, live rooms, transcripts) and answers ActivityStreams JSON. Start with platform_get_user or platform_get_video; page collections with the nextCursor of the previous page. Use projection_preset=minimal to keep answers small.`;
+}
+
+/**
+ * Writes a 200 JSON answer made of several buffers as one `writev`, without concatenating them
+ * (Fastify's `send` takes one payload, which would copy a large memoised result on every call).
+ * The reply's headers so far (CORS from the guard) are kept; the answer is the same on the wire as
+ * `reply.type('application/json').send(Buffer.concat(chunks))`, including `Connection: close`
+ * while the server is closing (see closeConnectionsWhileClosing in app.ts).
+ */
+function sendChunks(reply: FastifyReply, chunks: Buffer[], closing: boolean): FastifyReply {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const headers: OutgoingHttpHeaders = { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json', 'content-length': length };
+  if (closing) headers.connection = 'close';
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, headers);
+  res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
+  return reply;
 }
 
 /** What a connection that never became a request gets: a JSON-RPC error without an id. */
@@ -64,6 +86,10 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   // Other media types reach the handlers as text, so the MCP transport answers 415 in JSON-RPC form.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.addHook('onRequest', createGuard(deps.config));
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
 
   /** JSON-RPC errors on the MCP endpoint, RFC 6749 bodies on the OAuth endpoints. */
   function answerError(url: string, reply: FastifyReply, err: { statusCode?: number; code?: string }) {
@@ -103,7 +129,7 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     const malformed = invalidToolCall(request.body);
     if (malformed) return reply.code(200).type('application/json').send(malformed);
     const fast = await tryFastToolCall(request, request.body, invoke, auth.key, closedEarlySignal(reply.raw));
-    if (fast) return reply.code(200).type('application/json').send(fast);
+    if (fast) return sendChunks(reply, fast, closing);
     return runExchange(request, reply, exchange, auth.key, request.body);
   });
 
