@@ -397,6 +397,26 @@ describe('fetchValue (platform data an operation maps)', () => {
     assert.deepEqual(again.value, { n: 2 });
   });
 
+  test('with a coalescer that starts the load later (a Redis lock), the value is still handed over before it is stored', async () => {
+    const { store, writes } = recordingStore();
+    const local = createLocalCoalescer();
+    const cache = createResponseCache({
+      store,
+      coalescer: {
+        run: async (key, fn, peek, signal) => {
+          await new Promise<void>((resolve) => setTimeout(resolve, 5));
+          return local.run(key, fn, peek, signal);
+        },
+        close: () => local.close(),
+      },
+    });
+    const got = await cache.fetchValue('up:k', POLICY, async () => 'v');
+    assert.equal(got.value, 'v');
+    assert.deepEqual(writes, [], 'handed over before the store');
+    await new Promise<void>((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(writes, ['up:k']);
+  });
+
   test('fetch keeps its SHA-256 ETag', async () => {
     const { cache } = setup();
     const result = await cache.fetch('op:k', POLICY, async () => ({ a: 1 }));

@@ -39,10 +39,22 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   const emit = (key: string, status: CacheEvent['status']) => onEvent?.({ key, status });
   /**
-   * Values of `fetchValue` loads just loaded in this process whose entries are still being
-   * serialised and stored: their callers in this process continue with the value at once.
+   * Values of `fetchValue` loads, per key, for this process's callers to continue with as soon as
+   * the load has them rather than once they are serialised and stored. A slot is opened by the
+   * first caller or by the load itself (with Redis the load starts only once the lock is taken).
    */
-  const handedOver = new Map<string, Promise<LoadedValue>>();
+  const handedOver = new Map<string, HandOverSlot>();
+  const slotFor = (key: string): HandOverSlot => {
+    let slot = handedOver.get(key);
+    // A filled slot belongs to a load that is over (its entry being stored): never reused.
+    if (slot === undefined || slot.filled) {
+      let resolve!: (loaded: LoadedValue) => void;
+      const promise = new Promise<LoadedValue>((r) => (resolve = r));
+      slot = { promise, resolve, filled: false };
+      handedOver.set(key, slot);
+    }
+    return slot;
+  };
   /**
    * The same values once handed over, until stored: for `fetchValue` callers they stand for the
    * entry about to be stored (fresh, stale or expired by the same rules), since the load is over
@@ -55,9 +67,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   function load(key: string, policy: CachePolicy, fn: Load, seen: Pick<StoredEntry, 'storedAtMs'> | undefined, signal: AbortSignal | undefined, handOver = false) {
     const produce = async (shared: AbortSignal): Promise<LoadedEntry> => {
-      let handOverValue: ((loaded: LoadedValue) => void) | undefined;
-      const handing = handOver ? new Promise<LoadedValue>((resolve) => (handOverValue = resolve)) : undefined;
-      if (handing) handedOver.set(key, handing);
+      const slot = handOver ? slotFor(key) : undefined;
       let loaded: LoadedValue | undefined;
       try {
         let value: unknown;
@@ -70,11 +80,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         }
         const storedAtMs = clock.now();
         loaded = { value, storedAtMs };
-        if (handOverValue) {
+        if (slot) {
           // The callers in this process go on with the value (and answer) before it is serialised;
           // the load itself ends only once the entry is stored, so waiters on other nodes (and the
           // lock) see the same order as before: stored, then done.
-          handOverValue(loaded);
+          slot.filled = true;
+          slot.resolve(loaded);
           storing.set(key, loaded);
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
@@ -83,7 +94,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         // The value travels with the entry to this process's callers, so they need not parse it back.
         return { ...entry, value };
       } finally {
-        if (handing && handedOver.get(key) === handing) handedOver.delete(key);
+        if (slot && handedOver.get(key) === slot) handedOver.delete(key);
         if (loaded !== undefined && storing.get(key) === loaded) storing.delete(key);
       }
     };
@@ -115,11 +126,18 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     handOver = false,
   ): Promise<CacheResult | LoadedValueResult> {
     try {
-      const work = load(key, policy, fn, seen, signal, handOver);
       // A caller that only needs the value takes it as soon as this process has it (its own load,
       // or one it joined), not once it is serialised and stored.
-      const handing = handOver ? handedOver.get(key) : undefined;
-      const loaded = handing ? await Promise.race([work, handing]) : await work;
+      const slot = handOver ? slotFor(key) : undefined;
+      const work = load(key, policy, fn, seen, signal, handOver);
+      if (slot) {
+        // A slot no load of this process fills (it failed, or another node loaded) is dropped.
+        const drop = () => {
+          if (!slot.filled && handedOver.get(key) === slot) handedOver.delete(key);
+        };
+        work.then(drop, drop);
+      }
+      const loaded = slot ? await Promise.race([work, slot.promise]) : await work;
       emit(key, 'miss');
       if (!('body' in loaded)) {
         return { value: loaded.value, status: 'miss', ageSeconds: Math.max(0, Math.floor((clock.now() - loaded.storedAtMs) / 1000)) };
@@ -273,6 +291,7 @@ export function etagOf(body: Buffer): string {
 type LoadedEntry = StoredEntry & { value?: unknown };
 /** A value just loaded in this process, before its entry exists. */
 type LoadedValue = { value: unknown; storedAtMs: number };
+type HandOverSlot = { promise: Promise<LoadedValue>; resolve(loaded: LoadedValue): void; filled: boolean };
 type LoadedValueResult = ValueResult<unknown>;
 
 function result(entry: LoadedEntry, status: CacheStatus, nowMs: number): CacheResult;
