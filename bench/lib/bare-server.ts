@@ -1,11 +1,15 @@
 // The baseline: a bare node:http server answering every request with the same bytes and headers
-// reelay sends for a cached page. Runs as its own process; prints its URL on stdout when listening.
+// reelay sends for a cached page (or, with a content type as second argument, an MCP answer).
+// Runs as its own process; prints its URL on stdout when listening.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const body = readFileSync(process.argv[2] as string);
-const server = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+const contentType = process.argv[3] ?? 'application/json; charset=utf-8';
+const server = createServer((req, res) => {
+  // A POST (an MCP call) is read to its end first, as a real server does.
+  req.resume();
+  res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
   res.end(body);
 });
 server.listen(0, '127.0.0.1', () => {

@@ -1,12 +1,11 @@
 // Benchmark 1: the cached hit path for a 30-video page against a bare node:http server that
 // answers the same bytes, both loaded by autocannon in its own process, in the same run.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authHeaders, type BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadSummary } from '../lib/load.ts';
 import { round, timedFetch } from '../lib/measure.ts';
+import { startBare } from '../lib/bare.ts';
 
 export type CachedResult = {
   path: string;
@@ -17,14 +16,6 @@ export type CachedResult = {
   bare: LoadSummary;
   throughputRatio: number;
 };
-
-const BARE = new URL('../lib/bare-server.ts', import.meta.url).pathname;
-
-async function startBare(bodyFile: string) {
-  const child = spawn(process.execPath, [BARE, bodyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
-  return { url: chunk.toString('utf8').trim(), stop: () => child.kill('SIGTERM') };
-}
 
 export async function benchCached(ctx: BenchContext, username: string, options = { connections: 32, durationSeconds: 8, warmupSeconds: 3 }): Promise<CachedResult> {
   const path = `/v1/platform/users/${username}/videos?count=30`;

@@ -329,3 +329,122 @@ test('each fetch is one lookup: a hit when stored bytes answer, a miss when it w
   await Promise.all(joined);
   assert.deepEqual(lookups.slice(5), [false, false], 'joining a load in flight is a miss too');
 });
+
+describe('fetchValue (platform data an operation maps)', () => {
+  /** A store that records what it holds when asked, to see when an entry was written. */
+  function recordingStore() {
+    const inner = createMemoryStore({ maxBytes: 1 << 20 });
+    const writes: string[] = [];
+    const store: ByteStore = {
+      get: (key) => inner.get(key),
+      set: async (key, entry, ttl) => {
+        writes.push(key);
+        await inner.set(key, entry, ttl);
+      },
+      delete: (key) => inner.delete(key),
+      close: () => inner.close(),
+    };
+    return { store, inner, writes };
+  }
+
+  test('a miss hands the value over before the entry is stored; the entry follows, without an ETag', async () => {
+    const { store, inner, writes } = recordingStore();
+    const { cache } = setup({ store });
+    const value = { items: ['a', 'é😀'], n: 1 };
+    const got = await cache.fetchValue('up:k', POLICY, async () => value);
+    assert.equal(got.status, 'miss');
+    assert.equal(got.value, value, 'the loaded object itself, not a parsed copy');
+    assert.deepEqual(writes, [], 'not yet serialised or stored');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(writes, ['up:k']);
+    const stored = await inner.get('up:k');
+    assert.deepEqual(json(stored!.body), value);
+    assert.equal(stored!.etag, '');
+    const hit = await cache.fetchValue('up:k', POLICY, async () => assert.fail('loaded twice'));
+    assert.equal(hit.status, 'hit');
+    assert.deepEqual(hit.value, value);
+  });
+
+  test('callers arriving before the entry is stored share the one load', async () => {
+    const { store, writes } = recordingStore();
+    const { cache } = setup({ store });
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const load = async () => {
+      calls++;
+      await gate;
+      return { n: calls };
+    };
+    const first = cache.fetchValue('up:k', POLICY, load);
+    const second = cache.fetchValue('up:k', POLICY, load);
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    // In the window between hand-over and store: still the same load.
+    const third = await cache.fetchValue('up:k', POLICY, load);
+    assert.deepEqual([a.value, b.value, third.value], [{ n: 1 }, { n: 1 }, { n: 1 }]);
+    assert.equal(calls, 1);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.deepEqual(writes, ['up:k']);
+  });
+
+  test('a failed load rejects every caller and stores nothing; stale-if-error still applies', async () => {
+    const { cache, advanceSeconds } = setup();
+    await assert.rejects(cache.fetchValue('up:k', POLICY, async () => {
+      throw new AppError('upstream_error', 'boom');
+    }), /boom/);
+    await cache.fetchValue('up:k', POLICY, async () => 'old');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    advanceSeconds(60 + 30 + 1);
+    const stale = await cache.fetchValue('up:k', POLICY, async () => {
+      throw new AppError('upstream_error', 'down');
+    });
+    assert.equal(stale.status, 'stale');
+    assert.equal(stale.value, 'old');
+  });
+
+  test('a value handed over but not yet stored is a hit while fresh; once stored and past its windows it loads again', async () => {
+    const { cache, advanceSeconds } = setup();
+    let calls = 0;
+    const load = async () => ({ n: ++calls });
+    await cache.fetchValue('up:k', POLICY, load);
+    // No turn of the event loop in between: the entry is not stored yet.
+    const hit = await cache.fetchValue('up:k', POLICY, load);
+    assert.equal(hit.status, 'hit');
+    assert.deepEqual(hit.value, { n: 1 });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    advanceSeconds(60 + 30 + 1);
+    const again = await cache.fetchValue('up:k', POLICY, load);
+    assert.equal(again.status, 'miss');
+    assert.deepEqual(again.value, { n: 2 });
+  });
+
+  test('with a coalescer that starts the load later (a Redis lock), the value is still handed over before it is stored', async () => {
+    const { store, writes } = recordingStore();
+    const local = createLocalCoalescer();
+    const cache = createResponseCache({
+      store,
+      coalescer: {
+        run: async (key, fn, peek, signal) => {
+          await new Promise<void>((resolve) => setTimeout(resolve, 5));
+          return local.run(key, fn, peek, signal);
+        },
+        close: () => local.close(),
+      },
+    });
+    const got = await cache.fetchValue('up:k', POLICY, async () => 'v');
+    assert.equal(got.value, 'v');
+    assert.deepEqual(writes, [], 'handed over before the store');
+    await new Promise<void>((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(writes, ['up:k']);
+  });
+
+  test('fetch keeps its SHA-256 ETag', async () => {
+    const { cache } = setup();
+    const result = await cache.fetch('op:k', POLICY, async () => ({ a: 1 }));
+    assert.equal(result.etag, etagOf(result.body));
+  });
+});

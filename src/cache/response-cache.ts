@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, ERROR_CODES, isAppError, type ErrorCode } from '../errors.ts';
 import type { Coalescer } from './coalescer.ts';
-import type { ByteStore, CacheLogger, CachePolicy, CacheResult, CacheStatus, ResponseCache, StoredEntry } from './types.ts';
+import type { ByteStore, CacheLogger, CachePolicy, CacheResult, CacheStatus, ResponseCache, StoredEntry, ValueResult } from './types.ts';
 
 export type CacheEvent = { key: string; status: CacheStatus | 'revalidated' | 'error' };
 
@@ -43,24 +43,65 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   const negative = createNegativeCache(store, clock, negativeTtlSeconds, logger);
 
   const emit = (key: string, status: CacheEvent['status']) => onEvent?.({ key, status });
+  /**
+   * Values of `fetchValue` loads, per key, for this process's callers to continue with as soon as
+   * the load has them rather than once they are serialised and stored. A slot is opened by the
+   * first caller or by the load itself (with Redis the load starts only once the lock is taken).
+   */
+  const handedOver = new Map<string, HandOverSlot>();
+  const slotFor = (key: string): HandOverSlot => {
+    let slot = handedOver.get(key);
+    // A filled slot belongs to a load that is over (its entry being stored): never reused.
+    if (slot === undefined || slot.filled) {
+      let resolve!: (loaded: LoadedValue) => void;
+      const promise = new Promise<LoadedValue>((r) => (resolve = r));
+      slot = { promise, resolve, filled: false };
+      handedOver.set(key, slot);
+    }
+    return slot;
+  };
+  /**
+   * The same values once handed over, until stored: for `fetchValue` callers they stand for the
+   * entry about to be stored (fresh, stale or expired by the same rules), since the load is over
+   * and, its callers gone, may not be joinable.
+   */
+  const storing = new Map<string, LoadedValue>();
 
   /** Loads, stores and returns the fresh entry; coalesced per key (across processes with Redis). */
   type Load = (signal: AbortSignal) => Promise<unknown>;
 
-  function load(key: string, policy: CachePolicy, fn: Load, seen: StoredEntry | undefined, signal: AbortSignal | undefined) {
+  function load(key: string, policy: CachePolicy, fn: Load, seen: Pick<StoredEntry, 'storedAtMs'> | undefined, signal: AbortSignal | undefined, handOver = false) {
     const produce = async (shared: AbortSignal): Promise<LoadedEntry> => {
-      let value: unknown;
+      const slot = handOver ? slotFor(key) : undefined;
+      let loaded: LoadedValue | undefined;
       try {
-        value = await fn(shared);
-      } catch (err) {
-        emit(key, 'error');
-        await negative.settleFailure(key, policy, err);
-        throw err;
+        let value: unknown;
+        try {
+          value = await fn(shared);
+        } catch (err) {
+          emit(key, 'error');
+          await negative.settleFailure(key, policy, err);
+          throw err;
+        }
+        const storedAtMs = clock.now();
+        loaded = { value, storedAtMs };
+        if (slot) {
+          // The callers in this process go on with the value (and answer) before it is serialised;
+          // the load itself ends only once the entry is stored, so waiters on other nodes (and the
+          // lock) see the same order as before: stored, then done.
+          slot.filled = true;
+          slot.resolve(loaded);
+          storing.set(key, loaded);
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        const entry = toEntry(value, storedAtMs, { etag: !handOver });
+        await write(key, entry, storeTtlSeconds(policy, maxStaleSeconds));
+        // The value travels with the entry to this process's callers, so they need not parse it back.
+        return { ...entry, value };
+      } finally {
+        if (slot && handedOver.get(key) === slot) handedOver.delete(key);
+        if (loaded !== undefined && storing.get(key) === loaded) storing.delete(key);
       }
-      const entry = toEntry(value, clock.now());
-      await write(key, entry, storeTtlSeconds(policy, maxStaleSeconds));
-      // The value travels with the entry to this process's callers, so they need not parse it back.
-      return { ...entry, value };
     };
     // A waiter on another node takes that node's result from the store: anything newer than what it saw.
     const peek = async () => {
@@ -71,7 +112,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   }
 
   /** Nobody waits for a background refresh, so no caller's signal may cancel it. */
-  function refreshInBackground(key: string, policy: CachePolicy, fn: Load, seen: StoredEntry) {
+  function refreshInBackground(key: string, policy: CachePolicy, fn: Load, seen: Pick<StoredEntry, 'storedAtMs'>) {
     const refresh = load(key, policy, fn, seen, undefined).then(
       () => emit(key, 'revalidated'),
       (err: unknown) => logger?.warn({ err, key }, 'response cache: background refresh failed'),
@@ -84,14 +125,29 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     key: string,
     policy: CachePolicy,
     fn: Load,
-    seen: StoredEntry | undefined,
-    stale: StoredEntry | undefined,
+    seen: Pick<StoredEntry, 'storedAtMs'> | undefined,
+    stale: StoredEntry | LoadedValue | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<CacheResult> {
+    handOver = false,
+  ): Promise<CacheResult | LoadedValueResult> {
     try {
-      const entry = await load(key, policy, fn, seen, signal);
+      // A caller that only needs the value takes it as soon as this process has it (its own load,
+      // or one it joined), not once it is serialised and stored.
+      const slot = handOver ? slotFor(key) : undefined;
+      const work = load(key, policy, fn, seen, signal, handOver);
+      if (slot) {
+        // A slot no load of this process fills (it failed, or another node loaded) is dropped.
+        const drop = () => {
+          if (!slot.filled && handedOver.get(key) === slot) handedOver.delete(key);
+        };
+        work.then(drop, drop);
+      }
+      const loaded = slot ? await Promise.race([work, slot.promise]) : await work;
       emit(key, 'miss');
-      return result(entry, 'miss', clock.now());
+      if (!('body' in loaded)) {
+        return { value: loaded.value, status: 'miss', ageSeconds: Math.max(0, Math.floor((clock.now() - loaded.storedAtMs) / 1000)) };
+      }
+      return result(loaded, 'miss', clock.now());
     } catch (err) {
       // Stale-if-error: only for failures that may pass (upstream trouble), never for answers, and
       // never for a caller that has given up.
@@ -101,34 +157,43 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
   }
 
-  return {
-    async fetch(key, policy, fn, signal) {
-      const entry = await read(key);
-      const now = clock.now();
-      const windows = staleWindows(policy, maxStaleSeconds);
-      const ageMs = entry === undefined ? Number.POSITIVE_INFINITY : now - entry.storedAtMs;
-      if (entry !== undefined && ageMs < policy.ttlSeconds * 1000) {
+  /** The stored entry when usable without loading, else the loaded one (see `fetch`). */
+  async function lookup(key: string, policy: CachePolicy, fn: Load, signal: AbortSignal | undefined, handOver: boolean): Promise<CacheResult | LoadedValueResult> {
+    const entry = (handOver ? storing.get(key) : undefined) ?? (await read(key));
+    const now = clock.now();
+    const windows = staleWindows(policy, maxStaleSeconds);
+    const ageMs = entry === undefined ? Number.POSITIVE_INFINITY : now - entry.storedAtMs;
+    if (entry !== undefined && ageMs < policy.ttlSeconds * 1000) {
+      onLookup?.({ key, hit: true });
+      emit(key, 'hit');
+      return result(entry, 'hit', now);
+    }
+    if (entry !== undefined && ageMs < (policy.ttlSeconds + windows.swrSeconds) * 1000) {
+      refreshInBackground(key, policy, fn, entry);
+      onLookup?.({ key, hit: true });
+      emit(key, 'stale');
+      return result(entry, 'stale', now);
+    }
+    const usable = entry !== undefined && ageMs < (policy.ttlSeconds + windows.sieSeconds) * 1000;
+    if (!usable) {
+      const absence = await negative.recall(key);
+      if (absence !== undefined) {
         onLookup?.({ key, hit: true });
         emit(key, 'hit');
-        return result(entry, 'hit', now);
+        throw absence;
       }
-      if (entry !== undefined && ageMs < (policy.ttlSeconds + windows.swrSeconds) * 1000) {
-        refreshInBackground(key, policy, fn, entry);
-        onLookup?.({ key, hit: true });
-        emit(key, 'stale');
-        return result(entry, 'stale', now);
-      }
-      const usable = entry !== undefined && ageMs < (policy.ttlSeconds + windows.sieSeconds) * 1000;
-      if (!usable) {
-        const absence = await negative.recall(key);
-        if (absence !== undefined) {
-          onLookup?.({ key, hit: true });
-          emit(key, 'hit');
-          throw absence;
-        }
-      }
-      onLookup?.({ key, hit: false });
-      return loadNow(key, policy, fn, entry, usable ? entry : undefined, signal);
+    }
+    onLookup?.({ key, hit: false });
+    return loadNow(key, policy, fn, entry, usable ? entry : undefined, signal, handOver);
+  }
+
+  return {
+    fetch: (key, policy, fn, signal) => lookup(key, policy, fn, signal, false) as Promise<CacheResult>,
+    async fetchValue(key, policy, fn, signal) {
+      const found = await lookup(key, policy, fn, signal, true);
+      if (!('body' in found)) return found;
+      const value = 'value' in found ? found.value : JSON.parse(found.body.toString('utf8'));
+      return { value, status: found.status, ageSeconds: found.ageSeconds };
     },
     async close() {
       await Promise.allSettled([...refreshes]);
@@ -216,10 +281,14 @@ export function storeTtlSeconds(policy: CachePolicy, maxStaleSeconds = Number.PO
   return policy.ttlSeconds + Math.max(swrSeconds, sieSeconds);
 }
 
-export function toEntry(value: unknown, nowMs: number): StoredEntry {
+/**
+ * `etag: false` for entries no client ever sees (platform data under `up:` keys): nothing compares
+ * their validator, so the SHA-256 over a few hundred KB per platform page is not spent.
+ */
+export function toEntry(value: unknown, nowMs: number, options: { etag?: boolean } = {}): StoredEntry {
   // `undefined` has no JSON form; an operation that yields nothing is answered as null.
   const body = Buffer.from(JSON.stringify(value) ?? 'null', 'utf8');
-  return { body, etag: etagOf(body), storedAtMs: nowMs };
+  return { body, etag: options.etag === false ? '' : etagOf(body), storedAtMs: nowMs };
 }
 
 /** Strong validator: 27 base64url characters of SHA-256 (162 bits) in quotes (RFC 9110 §8.8.3). */
@@ -229,9 +298,16 @@ export function etagOf(body: Buffer): string {
 
 /** An entry just loaded in this process, with the value it serialises. */
 type LoadedEntry = StoredEntry & { value?: unknown };
+/** A value just loaded in this process, before its entry exists. */
+type LoadedValue = { value: unknown; storedAtMs: number };
+type HandOverSlot = { promise: Promise<LoadedValue>; resolve(loaded: LoadedValue): void; filled: boolean };
+type LoadedValueResult = ValueResult<unknown>;
 
-function result(entry: LoadedEntry, status: CacheStatus, nowMs: number): CacheResult {
+function result(entry: LoadedEntry, status: CacheStatus, nowMs: number): CacheResult;
+function result(entry: LoadedEntry | LoadedValue, status: CacheStatus, nowMs: number): CacheResult | LoadedValueResult;
+function result(entry: LoadedEntry | LoadedValue, status: CacheStatus, nowMs: number): CacheResult | LoadedValueResult {
   const ageSeconds = Math.max(0, Math.floor((nowMs - entry.storedAtMs) / 1000));
+  if (!('body' in entry)) return { value: entry.value, status, ageSeconds };
   const base = { body: entry.body, etag: entry.etag, storedAtMs: entry.storedAtMs, status, ageSeconds };
   return 'value' in entry ? { ...base, value: entry.value } : base;
 }

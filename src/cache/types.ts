@@ -28,6 +28,8 @@ export type CacheResult = StoredEntry & {
   value?: unknown;
 };
 
+export type ValueResult<T> = { value: T; status: CacheStatus; ageSeconds: number };
+
 /** A bounded byte store with per-entry expiry (memory LRU bounded in bytes, or Redis with TTLs). */
 export interface ByteStore {
   get(key: string): Promise<StoredEntry | undefined>;
@@ -45,6 +47,14 @@ export interface ResponseCache {
    * caller sharing it has aborted (a background refresh never aborts).
    */
   fetch(key: string, policy: CachePolicy, load: (signal: AbortSignal) => Promise<unknown>, signal?: AbortSignal): Promise<CacheResult>;
+  /**
+   * `fetch` for callers that need the value, not the bytes (platform data an operation maps): the
+   * same freshness, staleness, coalescing and storing, but a value loaded now is handed to this
+   * process's callers before its entry is serialised and stored (in the next turn of the event
+   * loop, after which the load counts as done for callers on other nodes). Such entries carry no
+   * ETag (`''`).
+   */
+  fetchValue(key: string, policy: CachePolicy, load: (signal: AbortSignal) => Promise<unknown>, signal?: AbortSignal): Promise<ValueResult<unknown>>;
   close(): Promise<void>;
 }
 

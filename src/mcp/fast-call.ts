@@ -1,6 +1,7 @@
 // The hot path of the tool server: a single `tools/call` request answered from the invoker's
-// serialised result, spliced into the JSON-RPC response without re-serialising the data. It answers
-// exactly what the SDK's stateless JSON transport would; anything else goes to the SDK.
+// serialised result (memoised per answer and preset), the JSON-RPC envelope written around those
+// bytes without re-serialising or even copying them. It answers exactly what the SDK's stateless
+// JSON transport would; anything else goes to the SDK.
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyRecord } from '../storage/types.ts';
@@ -24,24 +25,29 @@ function fastCallOf(request: FastifyRequest, body: unknown) {
   return { id, name: params.name, args: params.arguments as Record<string, unknown> | undefined };
 }
 
-/** JSON-RPC response bytes for a fast-path call, or undefined when the SDK must answer. */
+const RESULT_OPEN = Buffer.from('{"result":');
+
+/**
+ * The JSON-RPC response of a fast-path call as consecutive chunks (to be written in order, never
+ * concatenated: the result is a memoised buffer of up to several hundred KB shared by every call
+ * of the same answer), or undefined when the SDK must answer.
+ */
 export async function tryFastToolCall(
   request: FastifyRequest,
   body: unknown,
   invoke: ToolInvoker,
   key: ApiKeyRecord,
   clientGone?: AbortSignal,
-): Promise<Buffer | undefined> {
+): Promise<Buffer[] | undefined> {
   const call = fastCallOf(request, body);
   if (!call) return undefined;
-  const tail = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`);
   let result: Buffer | undefined;
   try {
     result = await invoke(call.name, call.args, key, clientGone);
   } catch (error) {
     const { code, message } = error as { code?: number; message: string };
-    return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: code ?? -32603, message } }));
+    return [Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: code ?? -32603, message } }))];
   }
   if (!result) return undefined;
-  return Buffer.concat([Buffer.from('{"result":'), result, tail]);
+  return [RESULT_OPEN, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`)];
 }

@@ -1,6 +1,7 @@
 // The tool server's own Fastify listener: MCP Streamable HTTP at POST / (Bearer API keys), and the
 // OAuth 2.1 authorization server on the same origin. The caller owns `.listen()` and `.close()`.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { clientErrorHandler, guardConnections, type RawAnswer } from '../client-errors.ts';
 import { registerOAuthRoutes } from '../oauth/routes.ts';
 import { toServerUrls } from '../oauth/urls.ts';
@@ -23,6 +24,27 @@ export type { McpConfig, McpDeps } from './types.ts';
 /** Marks a body that claimed to be JSON but was not, so each route answers in its own error format. */
 export const INVALID_JSON = Symbol('invalid-json');
 const MCP_BODY_BYTES_MAX = 1024 * 1024;
+
+/**
+ * Writes a 200 JSON answer made of several buffers as one `writev`, without concatenating them
+ * (Fastify's `send` takes one payload, which would copy a large memoised result on every call).
+ * The reply's headers so far (CORS from the guard) are kept; the answer is the same on the wire as
+ * `reply.type('application/json').send(Buffer.concat(chunks))`, including `Connection: close`
+ * while the server is closing (see closeConnectionsWhileClosing in app.ts).
+ */
+function sendChunks(reply: FastifyReply, chunks: Buffer[], closing: boolean): FastifyReply {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  const headers: OutgoingHttpHeaders = { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json', 'content-length': length };
+  if (closing) headers.connection = 'close';
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, headers);
+  res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
+  return reply;
+}
 
 /** What a connection that never became a request gets: a JSON-RPC error without an id. */
 function rawJsonRpcError(status: number): RawAnswer {
@@ -65,6 +87,10 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
   // First hook: what a call logs (platform requests included) carries its request id.
   installRequestContext(app);
   app.addHook('onRequest', createGuard(deps.config));
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
 
   /** JSON-RPC errors on the MCP endpoint, RFC 6749 bodies on the OAuth endpoints. */
   function answerError(url: string, reply: FastifyReply, err: { statusCode?: number; code?: string }) {
@@ -104,7 +130,7 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     const malformed = invalidToolCall(request.body);
     if (malformed) return reply.code(200).type('application/json').send(malformed);
     const fast = await tryFastToolCall(request, request.body, invoke, auth.key, closedEarlySignal(reply.raw));
-    if (fast) return reply.code(200).type('application/json').send(fast);
+    if (fast) return sendChunks(reply, fast, closing);
     return runExchange(request, reply, exchange, auth.key, request.body);
   });
 

@@ -3,7 +3,6 @@
 // exactly the REST `data` in the chosen preset, by default `full` as REST). Errors a model can
 // react to are tool results.
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { LRUCache } from 'lru-cache';
 import { AppError, toAppError } from '../errors.ts';
 import type { Operation, ProjectionPreset } from '../operations/types.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
@@ -77,9 +76,6 @@ export type ToolInvoker = (
 
 const DEFAULT_DEADLINE_MS = 30_000;
 
-/** Serialised successful results, content-addressed by the answer's ETag and preset. */
-const RESULT_BYTES_MAX = 32 * 1024 * 1024;
-
 export function createToolInvoker(
   deps: Pick<McpDeps, 'executor' | 'operations' | 'store' | 'logger' | 'clock' | 'usage' | 'rateLimiter'> & {
     config?: Pick<McpDeps['config'], 'requestDeadlineMs'>;
@@ -88,7 +84,6 @@ export function createToolInvoker(
   const deadlineMs = deps.config?.requestDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const byTool = new Map(deps.operations.map((op) => [op.tool, op]));
   const clock = deps.clock ?? (() => new Date());
-  const serialised = new LRUCache<string, Buffer>({ maxSize: RESULT_BYTES_MAX, sizeCalculation: (bytes) => bytes.length || 1 });
 
   return async function invoke(name, args, key, clientGone) {
     const op = byTool.get(name);
@@ -111,10 +106,8 @@ export function createToolInvoker(
           deps.logger.warn({ err, keyPrefix: key.prefix }, 'usage not recorded');
         });
       }
-      const memoKey = `${result.etag}:${preset}`;
-      let bytes = serialised.get(memoKey);
-      if (!bytes) serialised.set(memoKey, (bytes = toolResultBytes(deps.executor.render(result, preset), false)));
-      return bytes;
+      // Serialised once per answer and preset (memoised by the executor within the cache budget).
+      return deps.executor.derive(result, preset, 'tool-result', (data) => toolResultBytes(data, false));
     } catch (err) {
       const appError = toAppError(err);
       if (appError.code === 'internal') {

@@ -4,6 +4,12 @@
 import { untilAborted } from '../abort.ts';
 import { AppError, deadlineError } from '../errors.ts';
 
+/**
+ * The reason work is stopped once its request is answered; one shared instance, since building an
+ * Error (and its stack) on every request is measurable on the cached path and nobody reads its stack.
+ */
+const ANSWERED = new AppError('upstream_timeout', 'The request was already answered.');
+
 export async function runWithDeadline<T>(
   deadlineMs: number,
   work: (signal: AbortSignal) => Promise<T>,
@@ -21,7 +27,7 @@ export async function runWithDeadline<T>(
     clientGone?.removeEventListener('abort', onGone);
     // Answered: work this request started and nobody else shares (e.g. the other half of a failed
     // pair of loads) stops now.
-    if (!controller.signal.aborted) controller.abort(new AppError('upstream_timeout', 'The request was already answered.'));
+    if (!controller.signal.aborted) controller.abort(ANSWERED);
   }
 }
 

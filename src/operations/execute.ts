@@ -20,6 +20,11 @@ export type Executor = {
   render(result: OperationResult, preset: ProjectionPreset): Buffer;
   /** The `data` object of a result in a projection preset. */
   view(result: OperationResult, preset: ProjectionPreset): unknown;
+  /**
+   * Bytes built around a result's bytes in a preset (the MCP tool result that carries them),
+   * memoised per answer in the same memo as projections, so they count in the node's cache budget.
+   */
+  derive(result: OperationResult, preset: ProjectionPreset, kind: string, build: (data: Buffer) => Buffer): Buffer;
 };
 
 /** Projected answers are content-addressed by ETag, so repeated presets cost one projection. */
@@ -28,7 +33,7 @@ export const RENDERED_BYTES_MAX = 32 * 1024 * 1024;
 /** Bytes charged per memoised projection beyond its body: the LRU node, its key and the Buffer. */
 const RENDERED_ENTRY_OVERHEAD_BYTES = 256;
 
-/** `renderedMaxBytes`: the projection memo's share of the node's cache budget. */
+/** `renderedMaxBytes`: the share of the node's cache budget of the memo of projections and derived bytes. */
 /** Without `cursors`, cursors are sealed with a key of this process alone (tools, tests). */
 export function createExecutor(
   given: Omit<OperationDeps, 'cursors'> & { cursors?: CursorSigner },
@@ -97,6 +102,12 @@ export function createExecutor(
 
     render,
     view: (result, preset) => JSON.parse(render(result, preset).toString('utf8')),
+    derive(result, preset, kind, build) {
+      const key = `${result.etag}:${preset}:${kind}`;
+      let bytes = rendered.get(key);
+      if (!bytes) rendered.set(key, (bytes = build(render(result, preset))));
+      return bytes;
+    },
   };
 }
 
@@ -134,11 +145,19 @@ class StaleAnswer {
  * operation's own stale entry (or this StaleAnswer) is served and marked stale instead.
  */
 async function runFromPlatform(op: Operation, input: Parameters<Operation['run']>[0], deps: OperationDeps): Promise<unknown> {
-  let oldest: CacheResult | undefined;
+  let oldest: { ageSeconds: number } | undefined;
+  const note = (result: { status: CacheResult['status']; ageSeconds: number }, policy: CachePolicy) => {
+    if (servedOnError(result, policy) && (oldest === undefined || result.ageSeconds > oldest.ageSeconds)) oldest = result;
+  };
   const cache: ResponseCache = {
     async fetch(key, policy, load, signal) {
       const result = await deps.cache.fetch(key, policy, load, signal);
-      if (servedOnError(result, policy) && (oldest === undefined || result.ageSeconds > oldest.ageSeconds)) oldest = result;
+      note(result, policy);
+      return result;
+    },
+    async fetchValue(key, policy, load, signal) {
+      const result = await deps.cache.fetchValue(key, policy, load, signal);
+      note(result, policy);
       return result;
     },
     close: () => deps.cache.close(),
@@ -161,6 +180,6 @@ async function runFromPlatform(op: Operation, input: Parameters<Operation['run']
  * A stale result older than ttl + stale-while-revalidate can only come from stale-if-error.
  * Policies are whole seconds, so the floored age compares exactly.
  */
-function servedOnError(result: CacheResult, policy: CachePolicy): boolean {
+function servedOnError(result: { status: CacheResult['status']; ageSeconds: number }, policy: CachePolicy): boolean {
   return result.status === 'stale' && result.ageSeconds >= policy.ttlSeconds + policy.staleWhileRevalidateSeconds;
 }

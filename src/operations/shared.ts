@@ -16,8 +16,9 @@ export async function cachedUpstream<T>(
   key: string,
   load: (deps: OperationDeps) => Promise<T>,
 ): Promise<T> {
-  const entry = await deps.cache.fetch(`up:${key}`, deps.policies[policyName], (signal) => load(withSignal(deps, signal)), deps.signal);
-  return ('value' in entry ? entry.value : JSON.parse(entry.body.toString('utf8'))) as T;
+  // Only the value is needed: a platform answer just loaded is mapped before it is serialised for the cache.
+  const entry = await deps.cache.fetchValue(`up:${key}`, deps.policies[policyName], (signal) => load(withSignal(deps, signal)), deps.signal);
+  return entry.value as T;
 }
 
 /** The same deps, with the client bound to `signal`. */

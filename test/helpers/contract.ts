@@ -121,8 +121,9 @@ function payloadText(payload: unknown): string | undefined {
 }
 
 /**
- * Checks every answer `app` sends. A broken answer is replaced by a 500 naming the violation, so
- * the test that asked fails on the spot, and is recorded, so `assertKept` fails the file as well.
+ * Checks every answer `app` sends and records what breaks the contract, so `assertKept` fails the
+ * file. A broken REST answer is also replaced by a 500 naming the violation, so the test that asked
+ * fails on the spot; a tool answer is checked as it leaves (see below).
  */
 export type Contract = {
   violations: string[];
@@ -134,24 +135,44 @@ export type Contract = {
 export function enforceContract(app: FastifyInstance, edge: 'rest' | 'mcp'): Contract {
   const violations: string[] = [];
   const checked = new Map<string, number>();
-  app.addHook('onSend', async (request, reply, payload) => {
-    const text = payloadText(payload);
-    if (text === undefined) return payload;
-    const contentType = String(reply.getHeader('content-type') ?? '');
-    const verdict =
-      edge === 'rest'
-        ? checkRestAnswer({ method: request.method, url: request.url, status: reply.statusCode, contentType, body: text })
-        : request.url.split('?')[0] === '/' && request.method === 'POST'
-          ? checkToolAnswer(request.body, reply.statusCode, text)
-          : undefined;
-    if (!verdict) return payload;
+  const record = (verdict: Verdict | undefined): string | undefined => {
+    if (!verdict) return undefined;
     checked.set(verdict.schema, (checked.get(verdict.schema) ?? 0) + 1);
-    const { violation } = verdict;
-    if (!violation) return payload;
-    violations.push(violation);
-    reply.code(500).type('application/json');
-    return JSON.stringify({ contractViolation: violation });
-  });
+    if (verdict.violation) violations.push(verdict.violation);
+    return verdict.violation;
+  };
+  if (edge === 'mcp') {
+    // Tool answers are read off the wire: the tool server writes cached answers around Fastify's
+    // send (one writev of stored bytes), so no onSend hook would see them.
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'POST' || request.url.split('?')[0] !== '/') return;
+      const raw = reply.raw;
+      const chunks: Buffer[] = [];
+      const keep = (chunk: unknown) => {
+        if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk as string));
+      };
+      const write = raw.write.bind(raw) as (...args: unknown[]) => boolean;
+      const end = raw.end.bind(raw) as (...args: unknown[]) => typeof raw;
+      raw.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as typeof raw.write;
+      // Checked when the answer is complete, before the client can have read all of it.
+      raw.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        keep(chunk);
+        record(checkToolAnswer(request.body, raw.statusCode, Buffer.concat(chunks).toString('utf8')));
+        return end(chunk, ...rest);
+      }) as typeof raw.end;
+    });
+  } else {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const text = payloadText(payload);
+      if (text === undefined) return payload;
+      const contentType = String(reply.getHeader('content-type') ?? '');
+      const violation = record(checkRestAnswer({ method: request.method, url: request.url, status: reply.statusCode, contentType, body: text }));
+      if (!violation) return payload;
+      // The test that asked fails on the spot too.
+      reply.code(500).type('application/json');
+      return JSON.stringify({ contractViolation: violation });
+    });
+  }
   return {
     violations,
     checked,

@@ -38,6 +38,7 @@ export function createFakeExecutor(calls: Array<{ tool: string; input: unknown }
     parse: real.parse,
     render: real.render,
     view: real.view,
+    derive: real.derive,
     async execute(op: Operation, input: Record<string, unknown>) {
       calls.push({ tool: op.tool, input });
       if (input.username === 'missing') throw new AppError('not_found', 'User missing was not found.');

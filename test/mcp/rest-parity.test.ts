@@ -108,6 +108,29 @@ describe('every tool mirrors its REST operation', () => {
     assert.deepEqual(missing.body, await missingViaSdk.json());
   });
 
+  it('the fast path writes the same bytes and headers as the SDK path, for any request id', async () => {
+    const [tool, args] = cases()[1];
+    const post = (id: unknown, meta: boolean) =>
+      fetch(mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: args, ...(meta ? { _meta: {} } : {}) } }),
+      });
+    for (const id of [1, 'req-"7"', 9007199254740991]) {
+      // Twice: the second call is answered from the memoised result bytes.
+      for (let round = 0; round < 2; round++) {
+        const fast = await post(id, false);
+        const viaSdk = await post(id, true);
+        const [fastText, sdkText] = [await fast.text(), await viaSdk.text()];
+        assert.equal(fastText, sdkText, `id ${JSON.stringify(id)}`);
+        assert.equal(fast.status, viaSdk.status);
+        assert.equal(fast.headers.get('content-type'), 'application/json');
+        assert.equal(Number(fast.headers.get('content-length')), Buffer.byteLength(fastText));
+        assert.equal(JSON.parse(fastText).id, id);
+      }
+    }
+  });
+
   it('errors carry the same code and message on both transports', async () => {
     const checks: Array<[string, Record<string, unknown>, string]> = [
       ['platform_get_user', { username: 'no.such.user.zz9' }, '/v1/platform/users/no.such.user.zz9'],
