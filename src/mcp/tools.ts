@@ -22,7 +22,7 @@ export type ToolDefinition = {
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations: typeof TOOL_ANNOTATIONS & { title: string };
+  annotations: { [K in keyof typeof TOOL_ANNOTATIONS]: boolean } & { title: string };
 };
 
 export type ToolResult = {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.ts';
 import { parseConfig, type ConfigInput } from '../../src/config/config.ts';
-import { createApp, createLogger, createServices, type App } from '../../src/app.ts';
+import { createApp, createLogger, createServices, type App, type ServicesOptions } from '../../src/app.ts';
 
 export type Stack = {
   emulator: Emulator;
@@ -18,7 +18,7 @@ export type Stack = {
   close(): Promise<void>;
 };
 
-export async function startStack(options: { emulator?: EmulatorOptions; config?: ConfigInput; emulatorInstance?: Emulator } = {}): Promise<Stack> {
+export async function startStack(options: { emulator?: EmulatorOptions; config?: ConfigInput; emulatorInstance?: Emulator; services?: Omit<ServicesOptions, 'logger'> } = {}): Promise<Stack> {
   const emulator = options.emulatorInstance ?? (await startEmulator({ seed: 1, ...options.emulator }));
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-test-'));
   const publicUrl = 'http://reelay.test';
@@ -37,7 +37,7 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
   });
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
-  const services = await createServices(config, { logger });
+  const services = await createServices(config, { ...options.services, logger });
   const app = createApp(services);
   const { key } = await services.keys.create({ name: 'test' });
   return {
