@@ -7,6 +7,7 @@ import { runExport } from './export.ts';
 import { runEmulatorCommand } from './emulator.ts';
 import { runSigninLink } from './signin-link.ts';
 import { runDoctor } from './doctor.ts';
+import { runWatch } from './watch.ts';
 
 export type Io = { stdout: Writable; stderr: Writable; stdin?: NodeJS.ReadStream };
 export type Env = Record<string, string | undefined>;
@@ -39,6 +40,7 @@ Commands:
                         Print a one-time link that signs an account in to the OAuth consent page
   doctor [--origin URL] [--user NAME] [--video ID] [--tag NAME] [--live-user NAME] [--json]
                         Run every operation once against the platform and say what works (exit 0 if all do)
+  watch add|list|rm|history  Manage watches on a running reelay (reelay watch --help)
   help                  This text
 
 Every option also reads its REELAY_* environment variable; see README.md for all of them.
@@ -61,6 +63,8 @@ export async function runCli(argv: string[], env: Env, io: Io): Promise<number |
       return runSigninLink(rest, env, io);
     case 'doctor':
       return runDoctor(rest, env, io);
+    case 'watch':
+      return runWatch(rest, env, io);
     case undefined:
     case 'help':
     case '--help':
