@@ -17,6 +17,7 @@ import type { MediaStats, PipelineState } from './pipeline.ts';
 import { MEDIA_URL_TTL_SECONDS } from './wire/urls.ts';
 import type { GuardProfile } from './guard.ts';
 import { loadSdkScript } from './sdk.ts';
+import { overlayControl } from './overlays.ts';
 
 export type { FaultConfig } from './faults.ts';
 export type { Manifest } from './dataset/dataset.ts';
@@ -126,6 +127,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (!parsed.success) return sendJson(res, 400, { error: 'invalid_faults', issues: parsed.error.issues });
       state.faults = parsed.data;
       return sendJson(res, 200, state.faults);
+    }
+    if (path.startsWith('/__emulator/users/') || path.startsWith('/__emulator/videos/')) {
+      let body: string;
+      try {
+        body = method === 'GET' ? '' : await readBody(req);
+      } catch {
+        return sendJson(res, 413, { error: 'body_too_large' });
+      }
+      const reply = overlayControl(state.ds, method, path, body, Date.now());
+      if (reply) return sendJson(res, reply.status, reply.body);
     }
     return sendJson(res, 404, { error: 'not_found' });
   }

@@ -31,6 +31,9 @@ import { createMediaLinks } from './media/links.ts';
 import { createByteBudget } from './media/budget.ts';
 import { createRegistrationLimits } from './oauth/registration-limits.ts';
 import { checkReadiness, createSharedState, type Readiness } from './stores.ts';
+import { createWatches } from './watches/wiring.ts';
+import type { WatchService } from './watches/service.ts';
+import { registerWatchRoutes } from './http/watch-routes.ts';
 
 /** Never log these: API keys, OAuth tokens, identity cookies. */
 export const LOG_REDACT_PATHS = [
@@ -79,6 +82,8 @@ export type Services = {
   databaseGuard: StoreGuard;
   /** Bytes held by the in-memory response cache (with Redis: its fallback while Redis is down). */
   cacheSizeBytes(): number;
+  /** Watches and their webhooks; the scheduler starts with the listeners (createApp). */
+  watches: WatchService;
   /** Which stores answer now; resolves within a second, never rejects. */
   ready(): Promise<Readiness>;
   close(): Promise<void>;
@@ -88,6 +93,8 @@ export type ServicesOptions = {
   logger?: Logger;
   /** Wall clock of the response cache (freshness and ages); tests move it instead of waiting. */
   clock?: { now(): number };
+  /** Told of every finished watch run and webhook delivery (tests wait on these instead of sleeping). */
+  watchEvents?(event: { kind: 'run' | 'delivery'; id: string }): void;
 };
 
 /** Proxy URLs from REELAY_PROXIES and the lines of REELAY_PROXIES_FILE (blank lines and # comments skipped). */
@@ -206,6 +213,7 @@ export async function createServices(config: Config, options: ServicesOptions = 
       ...(shared.link ? { redis: shared.link.client, available: shared.link.isUp, onRedisFailure: (error: unknown) => shared.link?.reportFailure(error) } : {}),
     }),
   };
+  const watches = await createWatches({ config, executor, operationDeps, logger, ...(options.watchEvents ? { onSettled: options.watchEvents } : {}) });
   return {
     config,
     logger,
@@ -220,9 +228,11 @@ export async function createServices(config: Config, options: ServicesOptions = 
     redis: shared.link?.client,
     redisLink: shared.link,
     databaseGuard,
+    watches,
     cacheSizeBytes: () => shared.memoryStore.sizeBytes(),
     ready: () => checkReadiness(store, shared.link),
     async close() {
+      await watches.close();
       cursors.close();
       await usage.close();
       await client.close();
@@ -292,6 +302,7 @@ export function createApp(services: Services): App {
     store: services.store,
     usage: services.usage,
     rateLimiter: services.rateLimiter,
+    watches: services.watches,
     logger: logger.child({ listener: 'mcp' }),
     config: {
       publicUrl: config.mcpPublicUrl,
@@ -307,6 +318,8 @@ export function createApp(services: Services): App {
     },
     registrationLimits: createRegistrationLimits(services.redis ? { redis: services.redis } : {}),
   });
+  registerWatchRoutes(rest, { keys: services.keys, rateLimiter: services.rateLimiter, config, watches: services.watches });
+  services.watches.start();
   closeConnectionsWhileClosing(rest);
   closeConnectionsWhileClosing(mcp);
   return {

@@ -30,6 +30,7 @@ export const ERROR_DETAILS = {
   remainingBytes: z.int().nonnegative().optional().describe('rate_limited (media-bytes): bytes left in this window.'),
   requestedBytes: z.int().nonnegative().optional().describe('rate_limited (media-bytes): the length the download needed.'),
   expired: z.iso.datetime().optional().describe('link_expired: when the media link expired.'),
+  minimum: z.string().optional().describe('invalid_request (a watch\'s every): the shortest interval allowed, e.g. "1m".'),
   cdnStatus: z.int().optional().describe('upstream_error from the platform CDN: its last HTTP status.'),
 };
 

@@ -4,6 +4,7 @@ import { createCommentStore } from './comments.ts';
 import type { CommentStore } from './comments.ts';
 import { createLists } from './lists.ts';
 import type { Lists } from './lists.ts';
+import { createScrambler, makeId } from '../prng.ts';
 import { createUsers, ROLE } from './users.ts';
 import type { User } from './users.ts';
 import { createVideoStore, SPECIAL } from './videos.ts';
@@ -49,6 +50,8 @@ export type Dataset = {
   userByUniqueId(uniqueId: string): User | undefined;
   userBySecUid(secUid: string): User | undefined;
   userByRoomId(roomId: string): User | undefined;
+  /** Control endpoint: starts a live in a new room (its id carries the start time) or ends it. */
+  setLive(user: User, live: boolean, nowSeconds: number): void;
   manifest: Manifest;
 };
 
@@ -112,6 +115,15 @@ export function createDataset(seed: number): Dataset {
     userByUniqueId: (uniqueId) => byUniqueId.get(uniqueId.replace(/^@/, '').toLowerCase()),
     userBySecUid: (secUid) => bySecUid.get(secUid),
     userByRoomId: (roomId) => byRoomId.get(roomId),
+    setLive(user, live, nowSeconds) {
+      if (live && !user.live) {
+        // Same construction as the seeded room ids; earlier rooms keep resolving to their owner.
+        user.liveStartTime = nowSeconds;
+        user.roomId = makeId(nowSeconds, createScrambler(seed, 1).encode(user.index));
+        byRoomId.set(user.roomId, user);
+      }
+      user.live = live;
+    },
     manifest: buildManifest(seed, users, videos, comments, lists),
   };
 }

@@ -26,6 +26,8 @@ export type Lists = {
   tagById(id: string): Tag | undefined;
   /** Global video indexes of the tag's feed (materialize only the page you serve). */
   tagVideoIndexes(tag: Tag): number[];
+  /** Drops every computed list, after a control endpoint changed the data under them. */
+  forget(): void;
 };
 
 const PLAYLIST_NAMES = ['Best of the year ✨', 'Recipes', 'Travel diaries', 'Behind the scenes', 'Tutorials'];
@@ -58,6 +60,8 @@ export function createLists(seed: number, users: User[], videos: VideoStore): Li
         const v = videos.video(user.videoStart + k);
         if (videos.isVisible(v)) out.push(v);
       }
+      // Posts published through the control endpoints are the newest.
+      for (const v of videos.published()) if (v.owner === user) out.push(videos.video(v.index));
       return out;
     });
   function pickedVideos(user: User, salt: number, slots: number): Video[] {
@@ -144,7 +148,9 @@ export function createLists(seed: number, users: User[], videos: VideoStore): Li
           }
         }
       }
-      return tagIndex.get(tag.index) ?? [];
+      const published = videos.published().filter((v) => v.tags.includes(tag.index) && !v.owner.privateAccount);
+      return [...(tagIndex.get(tag.index) ?? []), ...published.map((v) => v.index)];
     },
+    forget: () => cache.clear(),
   };
 }

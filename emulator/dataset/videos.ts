@@ -39,6 +39,8 @@ export type Video = {
   playlist: number;
   width: number;
   height: number;
+  /** Set by the control endpoint only: the count shown instead of the generated comments' total. */
+  commentCount?: number;
 };
 
 /** Overrides on the public role user, counted from the newest post, so the manifest can name them. */
@@ -46,12 +48,21 @@ export const SPECIAL = { transcripts: 0, photo: 1, deleted: 2, private: 3, geoBl
 export const POPULAR_TAG = 0;
 const TOPIC_TAGS = TAGS.length - 1;
 
+export type VideoCounts = Pick<Video, 'playCount' | 'diggCount' | 'shareCount' | 'collectCount' | 'repostCount'> & { commentCount: number };
+
 export type VideoStore = {
+  /** Generated videos; published ones take the indexes from `total` on. */
   total: number;
   scrambler: Scrambler;
   video(index: number): Video;
   byId(id: string): Video | undefined;
   isVisible(video: Video): boolean;
+  /** Control endpoint: a new post of `owner`, created at `nowSeconds` (an overlay on the seeded data). */
+  publish(owner: User, tags: number[], nowSeconds: number): Video;
+  /** Videos published through `publish`, oldest first. */
+  published(): readonly Video[];
+  /** Control endpoint: moves a video's counts (an overlay kept until the emulator stops). */
+  patchCounts(video: Video, counts: Partial<VideoCounts>): Video;
 };
 
 function postTime(seed: number, owner: User, ordinal: number): number {
@@ -159,7 +170,18 @@ export function createVideoStore(seed: number, users: User[]): VideoStore {
     }
     return users[lo];
   }
-  const video = (index: number) => buildVideo(seed, index, ownerOf(index), scrambler);
+  const extras: Video[] = [];
+  const patches = new Map<number, Partial<VideoCounts>>();
+  const video = (index: number): Video => {
+    if (index >= total) {
+      const extra = extras[index - total];
+      if (!extra) throw new RangeError(`no video at index ${index}`);
+      return { ...extra, ...patches.get(index) };
+    }
+    const built = buildVideo(seed, index, ownerOf(index), scrambler);
+    const patch = patches.get(index);
+    return patch ? { ...built, ...patch } : built;
+  };
   return {
     total,
     scrambler,
@@ -168,10 +190,31 @@ export function createVideoStore(seed: number, users: User[]): VideoStore {
       const parts = splitId(id);
       if (!parts) return undefined;
       const index = scrambler.decode(parts.low);
-      if (parts.low > 0x7fffffff || index >= total) return undefined;
+      if (parts.low > 0x7fffffff || index >= total + extras.length) return undefined;
       const found = video(index);
       return found.id === id ? found : undefined;
     },
     isVisible: (v) => !v.deleted && !v.privateItem && !v.geoBlocked && !v.owner.banned,
+    publish(owner, tags, nowSeconds) {
+      const index = total + extras.length;
+      const base = buildVideo(seed, index, owner, scrambler);
+      // A fresh post starts with no audience; flags that the seeded generator draws at random are cleared.
+      const made: Video = {
+        ...base,
+        id: makeId(nowSeconds, scrambler.encode(index)),
+        ordinal: owner.videoSlots + extras.filter((v) => v.owner === owner).length,
+        createTime: nowSeconds,
+        tags,
+        playCount: 0, diggCount: 0, shareCount: 0, collectCount: 0, repostCount: 0, topComments: 0,
+        deleted: false, privateItem: false, geoBlocked: false, pinned: false, playlist: -1,
+      };
+      extras.push(made);
+      return made;
+    },
+    published: () => extras,
+    patchCounts(target, counts) {
+      patches.set(target.index, { ...patches.get(target.index), ...counts });
+      return video(target.index);
+    },
   };
 }

@@ -148,7 +148,7 @@ export function itemStructOf(ctx: WireContext, ds: Dataset, video: Video) {
   const author = statsPair(counts);
   const desc = [video.caption, ...video.tags.map((t) => `#${TAGS[t]}`)].join(' ') + ' ';
   const textExtra = textExtraOf(video);
-  const commentCount = video.topComments + ds.comments.replyCountOfVideo(video);
+  const commentCount = video.commentCount ?? video.topComments + ds.comments.replyCountOfVideo(video);
   const item = {
     AIGCDescription: '', CategoryType: 100 + (video.index % 30), author: authorOf(ctx, video.owner),
     authorStats: author.stats, authorStatsV2: author.statsV2, backendSourceEventTracking: '',

@@ -29,6 +29,11 @@ export function userCounts(ds: Dataset, user: User): UserCounts {
   return counts;
 }
 
+/** After a control endpoint changed a user's posts, their counts are computed again. */
+export function forgetUserCounts(ds: Dataset): void {
+  memo.delete(ds);
+}
+
 function computeCounts(ds: Dataset, user: User): UserCounts {
   const heart = user.heart;
   return {

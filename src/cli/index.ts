@@ -13,6 +13,7 @@ import { runDoctor } from './doctor.ts';
 import { COMMAND_HELP, HELP } from './usage.ts';
 import { describeError } from './errors.ts';
 import { packageVersion } from './version.ts';
+import { runWatch } from './watch.ts';
 
 export type { Env, Io } from './io.ts';
 export { HELP } from './usage.ts';
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   get: runGet,
   'signin-link': runSigninLink,
   doctor: runDoctor,
+  watch: runWatch,
 };
 
 /** `--help` or `-h` anywhere before a `--` asks for the command's help instead of running it. */

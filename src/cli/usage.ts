@@ -1,6 +1,7 @@
 // The help texts: `reelay --help` for the whole command, `reelay <command> --help` for one command.
 // Every option also reads its REELAY_* environment variable (README.md lists them).
 import { DOCTOR_USAGE } from './doctor.ts';
+import { WATCH_HELP } from './watch.ts';
 
 const SERVICE_OPTIONS = `  --port N               REST API port (REELAY_PORT, 8080)
   --mcp-port N           MCP tool server port (REELAY_MCP_PORT, 8081)
@@ -98,6 +99,7 @@ Print a one-time link that signs an account in to the OAuth consent page.
 Run every operation once against the platform (or the emulator at --origin) and say what works.
 Exit 0 only when every operation works.
 `,
+  watch: WATCH_HELP,
 };
 
 export const HELP = `reelay: public short-video platform data as ActivityStreams JSON, over REST and MCP.
@@ -123,6 +125,8 @@ Commands:
                         Print a one-time link that signs an account in to the OAuth consent page
   doctor [--origin URL] [--json]
                         Run every operation once against the platform and say what works (exit 0 if all do)
+  watch add|list|rm|history
+                        Manage watches on a running reelay: snapshots, events, webhooks (reelay watch --help)
   help                  This text
 
 Every option also reads its REELAY_* environment variable; see README.md for all of them.

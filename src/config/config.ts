@@ -2,6 +2,7 @@
 // Flags win over their REELAY_* twins; a bad value stops the start with the variable named.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseDurationMs } from '../watches/duration.ts';
 import { DEFAULT_SIGNING_PROFILE, SIGNING_PROFILE_NAMES, type SigningProfileName } from '../upstream/signing/profiles.ts';
 
 export type Config = Readonly<{
@@ -44,6 +45,20 @@ export type Config = Readonly<{
   mediaLinkTtlSeconds: number;
   /** Proxies whose X-Forwarded-For gives the client address: a hop count or addresses/CIDRs. */
   trustProxy: number | readonly string[] | undefined;
+  /** Watches and their webhooks (docs/watches.md). */
+  watches: Readonly<{
+    /** Whether this node runs due watches and deliveries (an API-only node sets it off). */
+    scheduler: boolean;
+    minIntervalMs: number;
+    retentionMs: number;
+    maxPerKey: number;
+    /** Consecutive failed runs after which a watch is paused. */
+    pauseAfter: number;
+    allowPrivateWebhooks: boolean;
+    webhookTimeoutMs: number;
+    webhookRetryBaseMs: number;
+    webhookRetryForMs: number;
+  }>;
 }>;
 
 /** Flag name → environment variable. Every command-line flag has one. */
@@ -79,6 +94,15 @@ export const ENV_NAMES = {
   trustProxy: 'REELAY_TRUST_PROXY',
   mediaBytesPerHour: 'REELAY_MEDIA_BYTES_PER_HOUR',
   mediaLinkTtlSeconds: 'REELAY_MEDIA_LINK_TTL_SECONDS',
+  watchScheduler: 'REELAY_WATCH_SCHEDULER',
+  watchMinInterval: 'REELAY_WATCH_MIN_INTERVAL',
+  watchRetention: 'REELAY_WATCH_RETENTION',
+  watchMaxPerKey: 'REELAY_WATCH_MAX_PER_KEY',
+  watchPauseAfter: 'REELAY_WATCH_PAUSE_AFTER',
+  webhookAllowPrivate: 'REELAY_WEBHOOK_ALLOW_PRIVATE',
+  webhookTimeout: 'REELAY_WEBHOOK_TIMEOUT',
+  webhookRetryBase: 'REELAY_WEBHOOK_RETRY_BASE',
+  webhookRetryFor: 'REELAY_WEBHOOK_RETRY_FOR',
 } as const;
 
 export type ConfigInput = Partial<Record<keyof typeof ENV_NAMES, string>>;
@@ -92,6 +116,13 @@ const list = z.string().transform((value) =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0),
 );
+
+const duration = z.string().transform((value, ctx) => {
+  const ms = parseDurationMs(value);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'must be a whole number with a unit: ms, s, m, h or d (e.g. 15m)' });
+  return ms ?? 0;
+});
+const flag = z.enum(['0', '1', 'true', 'false', 'on', 'off']).transform((value) => value === '1' || value === 'true' || value === 'on');
 
 const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:']);
 
@@ -204,6 +235,17 @@ export function parseConfig(input: ConfigInput): Config {
     mediaBytesPerHour: read(positiveInt, 'mediaBytesPerHour', input.mediaBytesPerHour, 10 * 1024 ** 3),
     // Links outliving a day would outlive the previous signing key (cursor-keys.ts).
     mediaLinkTtlSeconds: read(positiveInt.max(86_400), 'mediaLinkTtlSeconds', input.mediaLinkTtlSeconds, 3600),
+    watches: {
+      scheduler: read(flag, 'watchScheduler', input.watchScheduler, true),
+      minIntervalMs: read(duration, 'watchMinInterval', input.watchMinInterval, 60_000),
+      retentionMs: read(duration, 'watchRetention', input.watchRetention, 90 * 86_400_000),
+      maxPerKey: read(positiveInt, 'watchMaxPerKey', input.watchMaxPerKey, 100),
+      pauseAfter: read(positiveInt, 'watchPauseAfter', input.watchPauseAfter, 10),
+      allowPrivateWebhooks: read(flag, 'webhookAllowPrivate', input.webhookAllowPrivate, false),
+      webhookTimeoutMs: read(duration, 'webhookTimeout', input.webhookTimeout, 10_000),
+      webhookRetryBaseMs: read(duration, 'webhookRetryBase', input.webhookRetryBase, 5_000),
+      webhookRetryForMs: read(duration, 'webhookRetryFor', input.webhookRetryFor, 24 * 3_600_000),
+    },
   };
   return Object.freeze(config);
 }

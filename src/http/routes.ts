@@ -17,7 +17,7 @@ const ENVELOPE_OPEN = Buffer.from('{"data":');
 const ENVELOPE_CLOSE = Buffer.from('}');
 
 /** `Authorization: Bearer <key>`; keys never travel in the query string. 401s carry a challenge (RFC 6750 §3). */
-export async function authenticate(request: FastifyRequest, reply: FastifyReply, deps: HttpDeps): Promise<ApiKeyRecord> {
+export async function authenticate(request: FastifyRequest, reply: FastifyReply, deps: Pick<HttpDeps, 'keys'>): Promise<ApiKeyRecord> {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
   if (!match) {

@@ -8,8 +8,9 @@ import { toServerUrls } from '../oauth/urls.ts';
 import { authenticateBearer } from './bearer.ts';
 import { createGuard } from './guard.ts';
 import { runExchange, type ExchangeDeps } from './protocol.ts';
-import { buildToolDefinitions, createToolCaller, createToolInvoker } from './tools.ts';
+import { buildToolDefinitions, createToolCaller, createToolInvoker, type ToolInvoker } from './tools.ts';
 import { instructionsFor } from './guidance.ts';
+import { createWatchToolInvoker, watchToolDefinitions } from './watch-tools.ts';
 import { tryFastToolCall } from './fast-call.ts';
 import { invalidToolCall } from './call-params.ts';
 import type { McpDeps } from './types.ts';
@@ -52,6 +53,13 @@ function rawJsonRpcError(status: number): RawAnswer {
   return { contentType: 'application/json', body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message }, id: null }) };
 }
 
+/** Platform tools first; a name they do not know may be a watch tool. */
+function withWatchTools(invoke: ToolInvoker, deps: McpDeps): ToolInvoker {
+  if (!deps.watches) return invoke;
+  const watchTool = createWatchToolInvoker(deps.watches);
+  return async (name, args, key, clientGone) => (await invoke(name, args, key, clientGone)) ?? watchTool(name, args, key);
+}
+
 export function createMcpServer(deps: McpDeps): FastifyInstance {
   const urls = toServerUrls(deps.config.publicUrl);
   const app = Fastify({
@@ -66,11 +74,11 @@ export function createMcpServer(deps: McpDeps): FastifyInstance {
     frameworkErrors: (error, request, reply) => answerError(request.url, reply, { statusCode: 400, code: error.code }),
   });
   guardConnections(app.server, rawJsonRpcError);
-  const invoke = createToolInvoker(deps);
+  const invoke = withWatchTools(createToolInvoker(deps), deps);
   const exchange: ExchangeDeps = {
     serviceName: deps.config.serviceName,
     instructions: instructionsFor(deps.config.serviceName),
-    tools: buildToolDefinitions(deps.operations),
+    tools: [...buildToolDefinitions(deps.operations), ...(deps.watches ? watchToolDefinitions() : [])],
     callTool: createToolCaller(invoke),
   };
 

@@ -24,7 +24,7 @@ export type ToolDefinition = {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
-  annotations: typeof TOOL_ANNOTATIONS & { title: string };
+  annotations: { [K in keyof typeof TOOL_ANNOTATIONS]: boolean } & { title: string };
 };
 
 export type ToolResult = {

@@ -1,5 +1,6 @@
 // Shapes the tool server and its OAuth endpoints are built from: configuration and the narrow
 // views of the key service, store and logger they use (structural, so fakes in tests fit).
+import type { WatchService } from '../watches/service.ts';
 import type { KeyService } from '../storage/keys.ts';
 import type { Store } from '../storage/types.ts';
 import type { Executor } from '../operations/execute.ts';
@@ -62,4 +63,6 @@ export type McpDeps = {
   registrationLimits?: RegistrationLimits;
   /** The per-key request limit REST uses, so a key has one budget across both transports. */
   rateLimiter?: { consume(key: string): Promise<{ allowed: boolean; resetSeconds: number }> };
+  /** Adds the watch tools (watch-tools.ts) beside the platform tools. */
+  watches?: WatchService;
 };

@@ -86,6 +86,57 @@ const SCHEMA_POSTGRES = SCHEMA_SQLITE.replaceAll(' INTEGER', ' BIGINT')
   .replace(/(created_at|expires_at|revoked_at|last_used_at|used_at|rotated_at) BIGINT/g, '$1 TIMESTAMPTZ')
   .replace('metadata TEXT NOT NULL', 'metadata JSONB NOT NULL');
 
+// Watches (src/watches/): times are integer ms on both backends, so one set of queries serves both.
+const WATCHES_SQLITE = `
+CREATE TABLE watches (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  target TEXT NOT NULL,
+  every_ms INTEGER NOT NULL,
+  webhook_url TEXT,
+  webhook_secret TEXT,
+  events TEXT NOT NULL,
+  status TEXT NOT NULL,
+  paused_reason TEXT,
+  failures INTEGER NOT NULL,
+  last_error TEXT,
+  next_run_at INTEGER NOT NULL,
+  last_run_at INTEGER,
+  lease_until INTEGER,
+  state TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX watches_owner ON watches(owner);
+CREATE INDEX watches_due ON watches(status, next_run_at);
+CREATE TABLE watch_snapshots (
+  watch_id TEXT NOT NULL REFERENCES watches(id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  metrics TEXT NOT NULL,
+  PRIMARY KEY (watch_id, at)
+);
+CREATE INDEX watch_snapshots_at ON watch_snapshots(at);
+CREATE TABLE watch_deliveries (
+  id TEXT PRIMARY KEY,
+  watch_id TEXT NOT NULL REFERENCES watches(id) ON DELETE CASCADE,
+  event_type TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  lease_until INTEGER,
+  last_status INTEGER,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  delivered_at INTEGER
+);
+CREATE INDEX watch_deliveries_due ON watch_deliveries(status, next_attempt_at);
+CREATE INDEX watch_deliveries_watch ON watch_deliveries(watch_id, created_at);
+`;
+const WATCHES_POSTGRES = WATCHES_SQLITE.replace(/(_at|_ms|lease_until|\bat) INTEGER/g, '$1 BIGINT');
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 1, name: 'initial schema', sqlite: SCHEMA_SQLITE, postgres: SCHEMA_POSTGRES },
   {
@@ -95,6 +146,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sqlite: 'CREATE TABLE cursor_keys (id INTEGER PRIMARY KEY, secret TEXT NOT NULL, created_at INTEGER NOT NULL);',
     postgres: 'CREATE TABLE cursor_keys (id BIGINT PRIMARY KEY, secret TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL);',
   },
+  { version: 3, name: 'watches', sqlite: WATCHES_SQLITE, postgres: WATCHES_POSTGRES },
 ]);
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/server.ts';
 import { parseConfig, type ConfigInput } from '../../src/config/config.ts';
-import { createApp, createLogger, createServices, type App } from '../../src/app.ts';
+import { createApp, createLogger, createServices, type App, type ServicesOptions } from '../../src/app.ts';
 import { enforceContract, type Contract } from './contract.ts';
 
 export type Stack = {
@@ -21,7 +21,7 @@ export type Stack = {
   close(): Promise<void>;
 };
 
-export async function startStack(options: { emulator?: EmulatorOptions; config?: ConfigInput; emulatorInstance?: Emulator } = {}): Promise<Stack> {
+export async function startStack(options: { emulator?: EmulatorOptions; config?: ConfigInput; emulatorInstance?: Emulator; services?: Omit<ServicesOptions, 'logger'> } = {}): Promise<Stack> {
   const emulator = options.emulatorInstance ?? (await startEmulator({ seed: 1, ...options.emulator }));
   const dataDir = await mkdtemp(join(tmpdir(), 'reelay-test-'));
   const publicUrl = 'http://reelay.test';
@@ -40,7 +40,7 @@ export async function startStack(options: { emulator?: EmulatorOptions; config?:
   });
   const logs: string[] = [];
   const logger = createLogger(config, { write: (line: string) => void logs.push(line) });
-  const services = await createServices(config, { logger });
+  const services = await createServices(config, { ...options.services, logger });
   const app = createApp(services);
   // Every REST answer and tool result this stack sends is checked against its schema.
   const contract = { rest: enforceContract(app.rest, 'rest'), mcp: enforceContract(app.mcp, 'mcp') };

@@ -172,7 +172,10 @@ if ('unavailable' in claimed) {
       assertAnswered(first);
       assert.equal(link.isUp(), false, 'a timed-out command marks Redis down');
       const tripped = link.stats();
-      assert.ok(tripped.timedOutCommands - before.timedOutCommands <= first.length, `${tripped.timedOutCommands - before.timedOutCommands} timeouts`);
+      // A request may have two commands in flight when Redis stalls (its cache read and a write it
+      // does not wait for), so the bound is two per caller; what matters is that it does not grow
+      // with later callers, checked below.
+      assert.ok(tripped.timedOutCommands - before.timedOutCommands <= 2 * first.length, `${tripped.timedOutCommands - before.timedOutCommands} timeouts`);
       assert.equal(tripped.outages, before.outages + 1);
 
       const later = await Promise.all([freshVideo(), freshVideo(), freshVideo(), freshVideo()].map(timedGet));

@@ -1,0 +1,63 @@
+// Builds the watch service from the service configuration: its store beside the main one, one
+// executor per freshness cap (policies.ts), the webhook settings and the operations a run reads.
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import { createExecutor, type Executor } from '../operations/execute.ts';
+import type { OperationDeps } from '../operations/types.ts';
+import type { CachePolicies } from '../cache/policies.ts';
+import { getTagVideos } from '../operations/get-tag-videos.ts';
+import { getUser } from '../operations/get-user.ts';
+import { getUserLive } from '../operations/get-user-live.ts';
+import { getUserVideos } from '../operations/get-user-videos.ts';
+import { getVideo } from '../operations/get-video.ts';
+import type { Operation } from '../operations/types.ts';
+import type { Operations } from './observe.ts';
+import { watchPolicies } from './policies.ts';
+import { createWatchService, type WatchService } from './service.ts';
+import { openWatchStore } from './sql-store.ts';
+import { DEFAULT_WEBHOOK_SETTINGS } from './webhooks.ts';
+
+export const WATCH_OPERATIONS: Operations = {
+  user: getUser as unknown as Operation,
+  userVideos: getUserVideos as unknown as Operation,
+  video: getVideo as unknown as Operation,
+  tagVideos: getTagVideos as unknown as Operation,
+  live: getUserLive as unknown as Operation,
+};
+
+export type WatchWiring = {
+  config: Config;
+  executor: Executor;
+  operationDeps: Omit<OperationDeps, 'policies'> & { policies: CachePolicies };
+  logger: Logger;
+  onSettled?(event: { kind: 'run' | 'delivery'; id: string }): void;
+};
+
+export async function createWatches({ config, executor, operationDeps, logger, onSettled }: WatchWiring): Promise<WatchService> {
+  const store = await openWatchStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onError: (error) => logger.debug({ err: error.message }, 'idle watch-store connection failed') });
+  // Executors differ only in freshness; one per cap keeps their projection memos few.
+  const executors = new Map<number, Executor>();
+  const executorFor = (everyMs: number) => {
+    const cap = Math.floor(everyMs / 2000);
+    let found = executors.get(cap);
+    if (!found) executors.set(cap, (found = createExecutor({ ...operationDeps, policies: watchPolicies(operationDeps.policies, everyMs) }, { renderedMaxBytes: 1024 * 1024 })));
+    return found;
+  };
+  const w = config.watches;
+  return createWatchService({
+    store,
+    executor,
+    executorFor,
+    ops: WATCH_OPERATIONS,
+    logger: logger.child({ component: 'watches' }),
+    settings: {
+      minIntervalMs: w.minIntervalMs,
+      retentionMs: w.retentionMs,
+      maxPerKey: w.maxPerKey,
+      pauseAfter: w.pauseAfter,
+      scheduler: w.scheduler,
+      webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, allowPrivate: w.allowPrivateWebhooks, timeoutMs: w.webhookTimeoutMs, retryBaseMs: w.webhookRetryBaseMs, retryForMs: w.webhookRetryForMs },
+    },
+    ...(onSettled ? { onSettled } : {}),
+  });
+}
