@@ -17,11 +17,12 @@ import { benchCoalescing } from './scenarios/coalescing.ts';
 import { benchMcp } from './scenarios/mcp.ts';
 import { benchMemory } from './scenarios/memory.ts';
 import { benchExport } from './scenarios/export.ts';
+import { benchWatches } from './scenarios/watches.ts';
 
 const SEED = 1;
 const LATENCY_MS = 20;
 const MEMORY_CACHE_BYTES = 64 * 1024 * 1024;
-const ALL = ['cached', 'miss', 'coalescing', 'mcp', 'memory', 'export'];
+const ALL = ['cached', 'miss', 'coalescing', 'mcp', 'memory', 'export', 'watches'];
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, 'no-write': { type: 'boolean' } },
@@ -72,6 +73,12 @@ try {
   if (only.has('memory')) {
     const env = { REELAY_CACHE_MAX_BYTES: String(MEMORY_CACHE_BYTES) };
     results.memory = await withService(env, 'memory', (ctx) => benchMemory(ctx, MEMORY_CACHE_BYTES));
+  }
+  if (only.has('watches')) {
+    // Runs every second need the floor lowered; 200 idle watches need a higher per-key cap.
+    const env = { REELAY_WATCH_MIN_INTERVAL: '1s', REELAY_WATCH_MAX_PER_KEY: '1000' };
+    const { live } = emulator.manifest.users;
+    results.watches = await withService(env, 'watches', (ctx) => benchWatches(ctx, live));
   }
 } finally {
   await proxy.close();

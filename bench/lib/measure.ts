@@ -24,6 +24,8 @@ export type Picks = {
   usersWithVideos(minVideos: number): string[];
   /** Video ids of ordinary users, skipping the manifest's special ones. */
   videoIds(countMax: number): string[];
+  /** Names of the dataset's tags (at most `countMax`). */
+  tags(countMax: number): string[];
 };
 
 /** The emulator's dataset for the same seed, to name thousands of distinct real entities. */
@@ -32,6 +34,7 @@ export function datasetPicks(seed: number): Picks {
   const ordinary = ds.users.filter((u) => u.index > 7 && !u.privateAccount && !u.banned);
   return {
     usersWithVideos: (minVideos) => ordinary.filter((u) => u.videoSlots >= minVideos).map((u) => u.uniqueId),
+    tags: (countMax) => ds.lists.tags.slice(0, countMax).map((t) => t.title),
     videoIds(countMax) {
       const ids: string[] = [];
       for (const user of ordinary) {

@@ -8,6 +8,7 @@ import type { CoalescingResult } from '../scenarios/coalescing.ts';
 import type { McpResult } from '../scenarios/mcp.ts';
 import type { MemoryResult } from '../scenarios/memory.ts';
 import type { ExportResult } from '../scenarios/export.ts';
+import type { WatchesResult } from '../scenarios/watches.ts';
 
 export type RunResults = {
   date: string;
@@ -22,6 +23,7 @@ export type RunResults = {
   mcp?: McpResult;
   memory?: MemoryResult;
   export?: ExportResult;
+  watches?: WatchesResult;
   targets: Array<{ name: string; target: string; value: string; met: boolean }>;
 };
 
@@ -118,6 +120,13 @@ export function markdownTable(r: RunResults): string {
   if (r.export) {
     const e = r.export;
     row('6. export', `items/s paging ${e.items} videos to NDJSON (wall clock, process start included)`, `${e.itemsPerSecond} (${e.wallSeconds} s, ${e.platformRequests} platform requests)`);
+  }
+  if (r.watches) {
+    for (const k of r.watches.kinds) {
+      row(`7. watches: ${k.kind}`, 'platform requests per run (nothing cached across runs); per watch per hour at every 15m / 1m; service CPU per run', `${k.requestsPerRun}; ${k.requestsPerHourAt15m} / ${k.requestsPerHourAt1m}; ${k.cpuMsPerRun} ms (${k.runs} runs of ${k.watches} watches, ${k.failedRuns} failed)`);
+    }
+    const i = r.watches.idle;
+    row('', `scheduler idle: service CPU with ${i.watches} watches between runs (none: baseline)`, `${i.cpuPercent}% (${i.baselineCpuPercent}%) over ${i.seconds} s`);
   }
   lines.push('', '| Target (issue 14) | Goal | Measured | Met |', '|---|---|---|---|');
   for (const t of r.targets) lines.push(`| ${t.name} | ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
