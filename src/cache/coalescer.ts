@@ -204,21 +204,22 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
   }
 
   /**
-   * Locks whose release failed (Redis went away while their work ran). Left alone they would hold
+   * Locks whose release failed (Redis went away while their work ran), and locks whose taking
+   * failed without a reply (they may be held all the same). Left alone they would hold
    * their key for the whole lock lifetime after Redis returns, and every caller of that key would
    * wait it out: they are released as soon as Redis answers again.
    */
-  const orphans = new Map<string, { token: string; expiresAtMs: number }>();
+  const orphans = new Map<string, { lockKey: string; expiresAtMs: number }>(); // by token
 
   function remember(lockKey: string, token: string): void {
     if (orphans.size >= ORPHANS_MAX) orphans.delete(orphans.keys().next().value as string);
-    orphans.set(lockKey, { token, expiresAtMs: Date.now() + lockTtlMs });
+    orphans.set(token, { lockKey, expiresAtMs: Date.now() + lockTtlMs });
   }
 
   async function releaseOrphans(): Promise<void> {
-    for (const [lockKey, { token, expiresAtMs }] of orphans) {
+    for (const [token, { lockKey, expiresAtMs }] of orphans) {
       if (expiresAtMs > Date.now()) await redis.eval(RELEASE_SCRIPT, 1, lockKey, token);
-      orphans.delete(lockKey);
+      orphans.delete(token);
     }
   }
 
@@ -263,7 +264,10 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
         if (found !== undefined) return found;
         // The holder finished (its result may be gone already) or vanished: try to become the holder.
         if (!available()) break;
-        const locked = await tryLock(lockKey, token).catch((error: unknown) => void onRedisFailure(error));
+        const locked = await tryLock(lockKey, token).catch((error: unknown) => {
+          remember(lockKey, token);
+          onRedisFailure(error);
+        });
         if (locked === undefined) break;
         if (locked) return await runHolding(key, lockKey, token, fn, peek, signal);
         await mailbox.wait(Math.min(delayMs, Math.max(0, deadline - Date.now())));
@@ -293,6 +297,9 @@ export function createRedisCoalescer(options: RedisCoalescerOptions): Coalescer 
       if (orphans.size > 0) await releaseOrphans();
       locked = await tryLock(lockKey, token);
     } catch (err) {
+      // The SET may have reached Redis with only its reply lost (a cut or a timeout), or be resent
+      // by the client once Redis is back: either way a lock nobody would release. Remember it.
+      remember(lockKey, token);
       onRedisFailure(err);
       failureLogger?.warn({ err }, 'coalescer: lock unavailable; coalescing in this process only');
       return fn(signal);

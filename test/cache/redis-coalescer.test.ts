@@ -148,6 +148,34 @@ describe('cross-process coalescing over Redis', { skip: probe === undefined ? 'R
     assert.equal(await b.run('k', async () => 'ran-after-waiting', async () => undefined), 'ran-after-waiting');
   });
 
+  test('a lock whose SET reached Redis but whose reply was lost is released at the next call, so no caller waits it out', async () => {
+    const p = prefix('coalesce-lost-reply');
+    const real = node();
+    let loseSetReplies = true;
+    // The SET is applied, then the reply is lost: what a cut connection or a command timeout does.
+    const flaky = new Proxy(real, {
+      get(target, prop) {
+        if (prop === 'set' && loseSetReplies) {
+          return async (...args: Parameters<Redis['set']>) => {
+            await (target.set as (...a: unknown[]) => Promise<unknown>)(...args);
+            throw new Error('Command timed out');
+          };
+        }
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    let joins = 0;
+    const c = createRedisCoalescer({ redis: flaky, subscriber: node(), prefix: p, lockTtlMs: 60_000, waitMs: 200, hooks: { onJoin: () => void (joins += 1) } });
+    closers.push(() => c.close());
+    assert.equal(await c.run('k', async () => 'ran-without-the-lock'), 'ran-without-the-lock');
+    assert.equal(await probe!.exists(`${p}lock:k`), 1, 'the lost reply left a lock in Redis');
+    loseSetReplies = false;
+    assert.equal(await c.run('k', async () => 'ran-again'), 'ran-again');
+    assert.equal(joins, 0, 'the second call found no lock to wait for');
+    assert.equal(await probe!.exists(`${p}lock:k`), 0);
+  });
+
   test('with Redis unreachable, calls still run (coalesced in-process only)', async () => {
     const offline = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false });
     clients.push(offline);
