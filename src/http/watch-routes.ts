@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { rateLimitHeaders } from '../cache/rate-limit.ts';
-import type { WatchService } from '../watches/service.ts';
+import { toHistoryPage, type WatchService } from '../watches/service.ts';
 import { snapshotsToCsv } from '../watches/csv.ts';
 import { ownerOf } from '../watches/owner.ts';
 import type { HttpDeps } from './server.ts';
@@ -35,9 +35,9 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
   const base = deps.config.publicUrl;
   app.post('/v1/watches', async (request, reply) => {
     const owner = await caller(request, reply, deps);
-    const { watch, secret } = await watches.create(owner, request.body ?? {});
+    const watch = await watches.create(owner, request.body ?? {});
     reply.code(201).header('location', `${base}/v1/watches/${watch.id}`);
-    return { data: { ...watch, ...(secret ? { webhook: { ...watch.webhook, secret } } : {}) } };
+    return { data: watch };
   });
   app.get('/v1/watches', async (request, reply) => ({ data: await watches.list(await caller(request, reply, deps)) }));
   app.get<{ Params: Params }>('/v1/watches/:id', async (request, reply) => ({
@@ -45,8 +45,7 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
   }));
   app.patch<{ Params: Params }>('/v1/watches/:id', async (request, reply) => {
     const owner = await caller(request, reply, deps);
-    const { watch, secret } = await watches.update(owner, request.params.id, request.body ?? {});
-    return { data: { ...watch, ...(secret ? { webhook: { ...watch.webhook, secret } } : {}) } };
+    return { data: await watches.update(owner, request.params.id, request.body ?? {}) };
   });
   app.delete<{ Params: Params }>('/v1/watches/:id', async (request, reply) => {
     await watches.remove(await caller(request, reply, deps), request.params.id);
@@ -58,20 +57,12 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
     if (format !== undefined && format !== 'csv' && format !== 'json') {
       throw new AppError('invalid_request', 'format must be json or csv.', { details: { params: [{ name: 'format', reason: 'unknown format' }] } });
     }
-    const { watch, points, truncated } = await watches.history(owner, request.params.id, query);
+    const history = await watches.history(owner, request.params.id, query);
     reply.header('vary', 'Authorization, Accept');
     if (wantsCsv(request, format)) {
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${watch.id}.csv"`).send(snapshotsToCsv(points));
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${history.watch.id}.csv"`).send(snapshotsToCsv(history.points));
     }
-    const last = points.at(-1);
-    const next = truncated && last ? `${base}/v1/watches/${watch.id}/history?from=${last.at + 1}${query.to ? `&to=${encodeURIComponent(query.to)}` : ''}${query.limit ? `&limit=${query.limit}` : ''}` : null;
-    return {
-      data: {
-        watch: { id: watch.id, kind: watch.kind, target: watch.target },
-        points: points.map((p) => ({ at: new Date(p.at).toISOString(), ...p.metrics })),
-        next,
-      },
-    };
+    return { data: toHistoryPage(base, history, query) };
   });
   app.get<{ Params: Params; Querystring: Query }>('/v1/watches/:id/deliveries', async (request, reply) => {
     const owner = await caller(request, reply, deps);
