@@ -88,8 +88,11 @@ function result(data: unknown, isError = false): Buffer {
   return Buffer.from(JSON.stringify({ content: [{ type: 'text', text: structured }], structuredContent: JSON.parse(structured), ...(isError ? { isError: true } : {}) }));
 }
 
-/** The CallToolResult bytes of a watch tool, or undefined when `name` is not one. */
-export function createWatchToolInvoker(watches: WatchService, publicUrl: string) {
+/**
+ * The CallToolResult bytes of a watch tool, or undefined when `name` is not one. `restBaseUrl`: the
+ * REST API's public URL, which a history's `next` names as REST does.
+ */
+export function createWatchToolInvoker(watches: WatchService, restBaseUrl: string) {
   return async (name: string, args: Record<string, unknown> | undefined, key: ApiKeyRecord): Promise<Buffer | undefined> => {
     if (!Object.hasOwn(TOOLS, name)) return undefined;
     const owner = ownerOf(key);
@@ -110,7 +113,7 @@ export function createWatchToolInvoker(watches: WatchService, publicUrl: string)
           return result({ deleted: wid });
         case 'watch_history': {
           const query = rest as Record<string, string | undefined>;
-          return result(toHistoryPage(publicUrl, await watches.history(owner, wid, query), query));
+          return result(toHistoryPage(restBaseUrl, await watches.history(owner, wid, query), query));
         }
         case 'watch_deliveries':
           return result(await watches.deliveries(owner, wid, rest as Record<string, string | undefined>));
