@@ -100,18 +100,18 @@ export const WATCH_PATHS: Record<string, JsonObject> = {
       operationId: 'watchHistory',
       summary: 'Get the history of a watch',
       description:
-        'The snapshots in time order, as JSON or as CSV (`Accept: text/csv` or `?format=csv`: a header row `at` then the metrics in alphabetical order, one row per run). A longer range than `limit` answers `next`. MCP tool: `watch_history`.',
+        'The snapshots in time order, as JSON, as CSV (`Accept: text/csv` or `?format=csv`: a header row `at` then the metrics in alphabetical order, one row per run) or as an SVG line chart (`Accept: image/svg+xml` or `?format=svg`: one panel per metric, self-contained). A longer range than `limit` answers `next` in JSON; CSV and the chart cover the first `limit` snapshots. MCP tool: `watch_history` (JSON).',
       parameters: [
         idParam,
         time('from', 'ISO 8601 time or epoch milliseconds, inclusive; default the first snapshot.'),
         time('to', 'ISO 8601 time or epoch milliseconds, inclusive; default now.'),
         limitParam(HISTORY_LIMIT_MAX, 1000),
-        { name: 'format', in: 'query', required: false, description: 'Overrides Accept, for links that cannot set headers.', schema: { type: 'string', enum: ['json', 'csv'] } },
+        { name: 'format', in: 'query', required: false, description: 'Overrides Accept, for links that cannot set headers.', schema: { type: 'string', enum: ['json', 'csv', 'svg'] } },
       ],
       responses: {
         '200': {
           description: 'The history.',
-          content: { ...json('WatchHistoryResponse'), 'text/csv': { schema: { type: 'string' } } },
+          content: { ...json('WatchHistoryResponse'), 'text/csv': { schema: { type: 'string' } }, 'image/svg+xml': { schema: { type: 'string' } } },
         },
       },
       problems: ['invalid_request', 'not_found', 'not_acceptable'],

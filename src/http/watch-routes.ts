@@ -1,13 +1,15 @@
-// REST adapter of the watch service: /v1/watches and its history and deliveries. Each call is
-// authenticated and counted against the key's rate limit like the platform operations.
+// REST adapter of the watch service: /v1/watches and its history (JSON, CSV or an SVG chart) and
+// deliveries. Each call is authenticated and counted against the key's rate limit like the platform operations.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { rateLimitHeaders } from '../cache/rate-limit.ts';
 import { toHistoryPage, type WatchService } from '../watches/service.ts';
 import { snapshotsToCsv } from '../watches/csv.ts';
+import { historyToSvg } from '../watches/chart.ts';
 import { ownerOf } from '../watches/owner.ts';
 import type { HttpDeps } from './server.ts';
 import { authenticate } from './routes.ts';
+import { CSV_REPRESENTATION, JSON_REPRESENTATION, negotiate, offeredTypes, SVG_REPRESENTATION, type Representation } from './negotiate.ts';
 
 export type WatchRouteDeps = Pick<HttpDeps, 'keys' | 'rateLimiter' | 'config'> & { watches: WatchService };
 
@@ -20,11 +22,22 @@ async function caller(request: FastifyRequest, reply: FastifyReply, deps: WatchR
   return ownerOf(key);
 }
 
-/** CSV when the client asks for it (`Accept: text/csv` or `?format=csv`), JSON otherwise. */
-function wantsCsv(request: FastifyRequest, format: string | undefined): boolean {
-  if (format === 'csv') return true;
-  if (format === 'json') return false;
-  return /(^|,)\s*text\/csv/i.test(request.headers.accept ?? '');
+const FORMATS: Record<string, Representation> = { json: JSON_REPRESENTATION, csv: CSV_REPRESENTATION, svg: SVG_REPRESENTATION };
+
+/**
+ * JSON, CSV or the SVG chart: `?format=` wins (links that cannot set headers), else the Accept
+ * header. Nothing acceptable is a 406 naming what is available.
+ */
+function historyRepresentation(request: FastifyRequest, format: string | undefined): Representation {
+  if (format !== undefined) {
+    const chosen = Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+    if (!chosen) throw new AppError('invalid_request', 'format must be json, csv or svg.', { details: { params: [{ name: 'format', reason: 'unknown format' }] } });
+    return chosen;
+  }
+  const chosen = negotiate(request.headers.accept, 'history');
+  if (chosen) return chosen;
+  const available = offeredTypes('history');
+  throw new AppError('not_acceptable', `No representation matches the Accept header; available: ${available.join(', ')}.`, { details: { available } });
 }
 
 type Params = { id: string; deliveryId: string };
@@ -54,13 +67,19 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
   app.get<{ Params: Params; Querystring: Query }>('/v1/watches/:id/history', async (request, reply) => {
     const owner = await caller(request, reply, deps);
     const { format, ...query } = request.query;
-    if (format !== undefined && format !== 'csv' && format !== 'json') {
-      throw new AppError('invalid_request', 'format must be json or csv.', { details: { params: [{ name: 'format', reason: 'unknown format' }] } });
-    }
+    const representation = historyRepresentation(request, format);
     const history = await watches.history(owner, request.params.id, query);
     reply.header('vary', 'Authorization, Accept');
-    if (wantsCsv(request, format)) {
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${history.watch.id}.csv"`).send(snapshotsToCsv(history.points));
+    if (representation.name === 'csv') {
+      return reply.type(representation.contentType).header('content-disposition', `attachment; filename="${history.watch.id}.csv"`).send(snapshotsToCsv(history.points));
+    }
+    if (representation.name === 'svg') {
+      // Opened on its own, an SVG is a document: it may load nothing and run nothing.
+      return reply
+        .type(representation.contentType)
+        .header('content-disposition', `inline; filename="${history.watch.id}.svg"`)
+        .header('content-security-policy', "default-src 'none'")
+        .send(historyToSvg(history.watch, history.points));
     }
     return { data: toHistoryPage(base, history, query) };
   });

@@ -144,7 +144,7 @@ describe('documents', () => {
     assert.equal(paths['/v1/watches/{id}'].patch.requestBody.content['application/json'].schema.$ref, '#/components/schemas/WatchUpdateBody');
     assert.ok(paths['/v1/watches/{id}'].delete.responses['204']);
     assert.equal(paths['/v1/watches/{id}/deliveries/{deliveryId}/redeliver'].post.responses['202'].content['application/json'].schema.$ref, '#/components/schemas/DeliveryResponse');
-    assert.ok(paths['/v1/watches/{id}/history'].get.responses['200'].content['text/csv']);
+    assert.deepEqual(Object.keys(paths['/v1/watches/{id}/history'].get.responses['200'].content), ['application/json', 'text/csv', 'image/svg+xml']);
     assert.ok(paths['/v1/watches/{id}/history'].get.responses['406']);
     const { Watch, WatchWithSecret, WatchCreateBody } = doc.components.schemas;
     const webhookOf = (schema: any) => schema.properties.webhook.anyOf.find((branch: any) => branch.type === 'object');
