@@ -1,7 +1,10 @@
 // `reelay watch add|list|rm|history`: manage watches on a running reelay through its REST API, as
-// the API key given (watches belong to the key that created them).
+// the API key given (watches belong to the key that created them). History prints as a table, CSV,
+// sparklines, or writes the SVG chart to a file.
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Env, Io } from './io.ts';
+import type { HistoryPoint, WatchHistory, WatchView, WatchWithSecret } from '../watches/schemas.ts';
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -13,6 +16,7 @@ const OPTIONS = {
   to: { type: 'string' },
   csv: { type: 'boolean' },
   plot: { type: 'boolean' },
+  svg: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -20,7 +24,7 @@ export const WATCH_HELP = `Usage:
   reelay watch add user|video|tag|live TARGET --every 15m [--webhook URL] [--events video.published,snapshot,…]
   reelay watch list
   reelay watch rm ID
-  reelay watch history ID [--from TIME] [--to TIME] [--csv | --plot]
+  reelay watch history ID [--from TIME] [--to TIME] [--csv | --plot | --svg FILE]
 Options: --url URL (REELAY_URL, http://127.0.0.1:8080)  --key KEY (REELAY_API_KEY)
 `;
 
@@ -49,9 +53,9 @@ function table(header: string[], rows: string[][]): string {
 const BARS = '▁▂▃▄▅▆▇█';
 
 /** One sparkline per metric, scaled to its own range, with its first and last values. */
-export function plotHistory(points: Array<Record<string, unknown>>, width = 60): string {
+export function plotHistory(points: readonly HistoryPoint[], width = 60): string {
   if (points.length === 0) return 'no snapshots in this range\n';
-  const metrics = Object.keys(points[0]).filter((k) => k !== 'at');
+  const metrics = Object.keys(points[0]).filter((k) => k !== 'at') as Exclude<keyof HistoryPoint, 'at'>[];
   const step = Math.max(1, Math.ceil(points.length / width));
   const sampled = points.filter((_, i) => i % step === 0 || i === points.length - 1);
   const lines = [`${String(points[0].at)} → ${String(points.at(-1)!.at)} (${points.length} snapshots)`];
@@ -86,13 +90,13 @@ export async function runWatch(argv: string[], env: Env, io: Io): Promise<number
           ...(values.webhook ? { webhook: { url: values.webhook } } : {}),
           ...(values.events ? { events: values.events.split(',').map((e) => e.trim()).filter(Boolean) } : {}),
         };
-        const { data } = (await (await api(base, key, 'POST', '/v1/watches', body)).json()) as { data: { id: string; webhook: { secret?: string } | null } };
+        const { data } = (await (await api(base, key, 'POST', '/v1/watches', body)).json()) as { data: WatchWithSecret };
         io.stdout.write(`${data.id}\n`);
         if (data.webhook?.secret) io.stderr.write(`webhook secret (shown once, keep it to verify signatures): ${data.webhook.secret}\n`);
         return 0;
       }
       case 'list': {
-        const { data } = (await (await api(base, key, 'GET', '/v1/watches')).json()) as { data: Array<Record<string, any>> };
+        const { data } = (await (await api(base, key, 'GET', '/v1/watches')).json()) as { data: WatchView[] };
         const rows = data.map((w) => [w.id, w.kind, w.target, w.every, w.status, w.lastRunAt ?? '-', w.webhook?.url ?? '-', w.pausedReason ?? w.lastError ?? '']);
         io.stdout.write(table(['ID', 'KIND', 'TARGET', 'EVERY', 'STATUS', 'LAST RUN', 'WEBHOOK', 'NOTE'], rows));
         return 0;
@@ -108,17 +112,25 @@ export async function runWatch(argv: string[], env: Env, io: Io): Promise<number
         if (values.from) query.set('from', values.from);
         if (values.to) query.set('to', values.to);
         const path = `/v1/watches/${encodeURIComponent(args[0])}/history${query.size ? `?${query}` : ''}`;
+        if ([values.csv, values.plot, values.svg !== undefined].filter(Boolean).length > 1) throw new UsageError('history takes one of --csv, --plot and --svg');
+        if (values.svg !== undefined) {
+          if (values.svg === '') throw new UsageError('--svg needs a file name');
+          const chart = await (await api(base, key, 'GET', path, undefined, 'image/svg+xml')).text();
+          await writeFile(values.svg, chart);
+          io.stderr.write(`wrote ${values.svg} (${Buffer.byteLength(chart)} bytes)\n`);
+          return 0;
+        }
         if (values.csv) {
           io.stdout.write(await (await api(base, key, 'GET', path, undefined, 'text/csv')).text());
           return 0;
         }
-        const { data } = (await (await api(base, key, 'GET', path)).json()) as { data: { points: Array<Record<string, unknown>> } };
+        const { data } = (await (await api(base, key, 'GET', path)).json()) as { data: WatchHistory };
         if (values.plot) {
           io.stdout.write(plotHistory(data.points));
           return 0;
         }
         const columns = data.points.length ? Object.keys(data.points[0]) : ['at'];
-        io.stdout.write(table(columns.map((c) => c.toUpperCase()), data.points.map((p) => columns.map((c) => String(p[c] ?? '')))));
+        io.stdout.write(table(columns.map((c) => c.toUpperCase()), data.points.map((p) => columns.map((c) => String(p[c as keyof HistoryPoint] ?? '')))));
         return 0;
       }
       default:

@@ -62,3 +62,15 @@ test('offeredTypes names what a 406 lists', () => {
   assert.deepEqual(offeredTypes('json'), ['application/json; charset=utf-8', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"', 'application/activity+json']);
   assert.equal(offeredTypes('transcript').at(-1), 'text/vtt; charset=utf-8');
 });
+
+test('a history offers JSON, CSV and an SVG chart, JSON first on a tie, and nothing else', () => {
+  assert.equal(nameOf(undefined, 'history'), 'json');
+  assert.equal(nameOf('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'history'), 'json', "a browser's Accept");
+  assert.equal(nameOf('text/csv', 'history'), 'csv');
+  assert.equal(nameOf('image/svg+xml', 'history'), 'svg');
+  assert.equal(nameOf('image/*', 'history'), 'svg');
+  assert.equal(nameOf('image/svg+xml;q=0.5, text/csv', 'history'), 'csv');
+  assert.equal(negotiate('image/svg+xml', 'history')!.contentType, 'image/svg+xml; charset=utf-8');
+  for (const accept of ['application/ld+json', 'application/activity+json', 'text/vtt', 'image/png', 'application/xml']) assert.equal(negotiate(accept, 'history'), undefined, accept);
+  assert.deepEqual(offeredTypes('history'), ['application/json; charset=utf-8', 'text/csv; charset=utf-8', 'image/svg+xml; charset=utf-8']);
+});

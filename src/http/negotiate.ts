@@ -1,9 +1,10 @@
 // Content negotiation of the REST API (RFC 9110 §12.5.1): the representation an Accept header asks
-// for, q-values honoured (negotiator), among JSON, JSON-LD, ActivityStreams JSON and, for transcripts, WebVTT.
+// for, q-values honoured (negotiator), among JSON, JSON-LD, ActivityStreams JSON and, for transcripts,
+// WebVTT; a watch's history is JSON, CSV or an SVG chart.
 import Negotiator from 'negotiator';
 
 export type Representation = {
-  name: 'json' | 'ld+json' | 'activity+json' | 'vtt';
+  name: 'json' | 'ld+json' | 'activity+json' | 'vtt' | 'csv' | 'svg';
   contentType: string;
   /** Appended to the ETag: each representation has its own validator (RFC 9110 §8.8.3). */
   etagSuffix: string;
@@ -15,6 +16,8 @@ export const JSON_REPRESENTATION: Representation = { name: 'json', contentType: 
 const LD_JSON: Representation = { name: 'ld+json', contentType: `application/ld+json; profile="${AS2_PROFILE}"`, etagSuffix: '-ld' };
 const ACTIVITY_JSON: Representation = { name: 'activity+json', contentType: 'application/activity+json', etagSuffix: '-as' };
 export const VTT_REPRESENTATION: Representation = { name: 'vtt', contentType: 'text/vtt; charset=utf-8', etagSuffix: '-vtt' };
+export const CSV_REPRESENTATION: Representation = { name: 'csv', contentType: 'text/csv; charset=utf-8', etagSuffix: '-csv' };
+export const SVG_REPRESENTATION: Representation = { name: 'svg', contentType: 'image/svg+xml; charset=utf-8', etagSuffix: '-svg' };
 
 /**
  * What is offered, in the server's order of preference on a tie. The offers carry every parameter
@@ -28,11 +31,15 @@ const JSON_OFFERS: readonly Offer[] = [
   ['application/activity+json; charset=utf-8', ACTIVITY_JSON],
 ];
 const TRANSCRIPT_OFFERS: readonly Offer[] = [...JSON_OFFERS, ['text/vtt; charset=utf-8', VTT_REPRESENTATION]];
+/** A history is not an AS2 document: plain JSON only, beside its table and its chart. */
+const HISTORY_OFFERS: readonly Offer[] = [JSON_OFFERS[0], ['text/csv; charset=utf-8', CSV_REPRESENTATION], ['image/svg+xml; charset=utf-8', SVG_REPRESENTATION]];
 
-export type OfferSet = 'json' | 'transcript';
+export type OfferSet = 'json' | 'transcript' | 'history';
+const OFFER_LISTS: Record<OfferSet, readonly Offer[]> = { json: JSON_OFFERS, transcript: TRANSCRIPT_OFFERS, history: HISTORY_OFFERS };
 const OFFERS: Record<OfferSet, { types: string[]; byType: Map<string, Representation> }> = {
   json: index(JSON_OFFERS),
   transcript: index(TRANSCRIPT_OFFERS),
+  history: index(HISTORY_OFFERS),
 };
 
 function index(offers: readonly Offer[]) {
@@ -66,5 +73,5 @@ export function negotiate(accept: string | undefined, set: OfferSet): Representa
 
 /** Every media type an operation of `set` can answer, for the 406 problem and the OpenAPI document. */
 export function offeredTypes(set: OfferSet): string[] {
-  return (set === 'json' ? JSON_OFFERS : TRANSCRIPT_OFFERS).map(([, r]) => r.contentType);
+  return OFFER_LISTS[set].map(([, r]) => r.contentType);
 }

@@ -6,6 +6,8 @@ import { ERROR_CODES, type ErrorCode } from '../errors.ts';
 import type { Config } from '../config/config.ts';
 import type { Operation } from '../operations/types.ts';
 import { MEDIA_PATHS, MEDIA_SCHEMAS } from './media-openapi.ts';
+import { problemResponses } from './openapi-problems.ts';
+import { WATCH_PATHS, watchComponents } from './watch-openapi.ts';
 import { preferInteger } from '../operations/input-json-schema.ts';
 import { toJsonSchemas } from '../activitystreams/schema-presets.ts';
 import { ProblemSchema } from '../error-schemas.ts';
@@ -65,24 +67,6 @@ export function operationErrorCodes(op: Operation): ErrorCode[] {
   return codes;
 }
 
-function errorResponses(op: Operation): JsonObject {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of operationErrorCodes(op)) {
-    const status = ERROR_CODES[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  const out: JsonObject = {};
-  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    const schema = { allOf: [ref('Problem'), { type: 'object', properties: { code: { enum: list } } }] };
-    out[String(status)] = {
-      description: `Error codes: ${list.join(', ')}`,
-      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } } : {}),
-      content: { 'application/problem+json': { schema } },
-    };
-  }
-  return out;
-}
-
 /** `{"data": <answer>}`, one component per answer schema. */
 function envelopes(operations: readonly Operation[]): JsonObject {
   const out: JsonObject = {};
@@ -140,7 +124,7 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
           responses: {
             '200': { description: op.resultType, content },
             '304': { description: 'Not modified (If-None-Match matched the ETag).' },
-            ...errorResponses(op),
+            ...problemResponses(operationErrorCodes(op)),
           },
         },
       };
@@ -155,13 +139,14 @@ export function buildOpenApi(operations: readonly Operation[], config: Config): 
     },
     servers: [{ url: config.publicUrl }],
     security: [{ bearer: [] }],
-    paths: { ...paths, ...MEDIA_PATHS },
+    paths: { ...paths, ...MEDIA_PATHS, ...WATCH_PATHS },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (rly_...).' } },
       schemas: {
         ...toJsonSchemas('any', (id) => `#/components/schemas/${id}`),
         ...envelopes(operations),
         ...MEDIA_SCHEMAS,
+        ...watchComponents(),
         Problem: problemSchema(),
       },
     },

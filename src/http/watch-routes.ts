@@ -1,13 +1,15 @@
-// REST adapter of the watch service: /v1/watches and its history and deliveries. Each call is
-// authenticated and counted against the key's rate limit like the platform operations.
+// REST adapter of the watch service: /v1/watches and its history (JSON, CSV or an SVG chart) and
+// deliveries. Each call is authenticated and counted against the key's rate limit like the platform operations.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { rateLimitHeaders } from '../cache/rate-limit.ts';
-import type { WatchService } from '../watches/service.ts';
+import { toHistoryPage, type WatchService } from '../watches/service.ts';
 import { snapshotsToCsv } from '../watches/csv.ts';
+import { historyToSvg } from '../watches/chart.ts';
 import { ownerOf } from '../watches/owner.ts';
 import type { HttpDeps } from './server.ts';
 import { authenticate } from './routes.ts';
+import { CSV_REPRESENTATION, JSON_REPRESENTATION, negotiate, offeredTypes, SVG_REPRESENTATION, type Representation } from './negotiate.ts';
 
 export type WatchRouteDeps = Pick<HttpDeps, 'keys' | 'rateLimiter' | 'config'> & { watches: WatchService };
 
@@ -20,11 +22,22 @@ async function caller(request: FastifyRequest, reply: FastifyReply, deps: WatchR
   return ownerOf(key);
 }
 
-/** CSV when the client asks for it (`Accept: text/csv` or `?format=csv`), JSON otherwise. */
-function wantsCsv(request: FastifyRequest, format: string | undefined): boolean {
-  if (format === 'csv') return true;
-  if (format === 'json') return false;
-  return /(^|,)\s*text\/csv/i.test(request.headers.accept ?? '');
+const FORMATS: Record<string, Representation> = { json: JSON_REPRESENTATION, csv: CSV_REPRESENTATION, svg: SVG_REPRESENTATION };
+
+/**
+ * JSON, CSV or the SVG chart: `?format=` wins (links that cannot set headers), else the Accept
+ * header. Nothing acceptable is a 406 naming what is available.
+ */
+function historyRepresentation(request: FastifyRequest, format: string | undefined): Representation {
+  if (format !== undefined) {
+    const chosen = Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+    if (!chosen) throw new AppError('invalid_request', 'format must be json, csv or svg.', { details: { params: [{ name: 'format', reason: 'unknown format' }] } });
+    return chosen;
+  }
+  const chosen = negotiate(request.headers.accept, 'history');
+  if (chosen) return chosen;
+  const available = offeredTypes('history');
+  throw new AppError('not_acceptable', `No representation matches the Accept header; available: ${available.join(', ')}.`, { details: { available } });
 }
 
 type Params = { id: string; deliveryId: string };
@@ -35,9 +48,9 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
   const base = deps.config.publicUrl;
   app.post('/v1/watches', async (request, reply) => {
     const owner = await caller(request, reply, deps);
-    const { watch, secret } = await watches.create(owner, request.body ?? {});
+    const watch = await watches.create(owner, request.body ?? {});
     reply.code(201).header('location', `${base}/v1/watches/${watch.id}`);
-    return { data: { ...watch, ...(secret ? { webhook: { ...watch.webhook, secret } } : {}) } };
+    return { data: watch };
   });
   app.get('/v1/watches', async (request, reply) => ({ data: await watches.list(await caller(request, reply, deps)) }));
   app.get<{ Params: Params }>('/v1/watches/:id', async (request, reply) => ({
@@ -45,8 +58,7 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
   }));
   app.patch<{ Params: Params }>('/v1/watches/:id', async (request, reply) => {
     const owner = await caller(request, reply, deps);
-    const { watch, secret } = await watches.update(owner, request.params.id, request.body ?? {});
-    return { data: { ...watch, ...(secret ? { webhook: { ...watch.webhook, secret } } : {}) } };
+    return { data: await watches.update(owner, request.params.id, request.body ?? {}) };
   });
   app.delete<{ Params: Params }>('/v1/watches/:id', async (request, reply) => {
     await watches.remove(await caller(request, reply, deps), request.params.id);
@@ -55,23 +67,21 @@ export function registerWatchRoutes(app: FastifyInstance, deps: WatchRouteDeps):
   app.get<{ Params: Params; Querystring: Query }>('/v1/watches/:id/history', async (request, reply) => {
     const owner = await caller(request, reply, deps);
     const { format, ...query } = request.query;
-    if (format !== undefined && format !== 'csv' && format !== 'json') {
-      throw new AppError('invalid_request', 'format must be json or csv.', { details: { params: [{ name: 'format', reason: 'unknown format' }] } });
-    }
-    const { watch, points, truncated } = await watches.history(owner, request.params.id, query);
+    const representation = historyRepresentation(request, format);
+    const history = await watches.history(owner, request.params.id, query);
     reply.header('vary', 'Authorization, Accept');
-    if (wantsCsv(request, format)) {
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${watch.id}.csv"`).send(snapshotsToCsv(points));
+    if (representation.name === 'csv') {
+      return reply.type(representation.contentType).header('content-disposition', `attachment; filename="${history.watch.id}.csv"`).send(snapshotsToCsv(history.points));
     }
-    const last = points.at(-1);
-    const next = truncated && last ? `${base}/v1/watches/${watch.id}/history?from=${last.at + 1}${query.to ? `&to=${encodeURIComponent(query.to)}` : ''}${query.limit ? `&limit=${query.limit}` : ''}` : null;
-    return {
-      data: {
-        watch: { id: watch.id, kind: watch.kind, target: watch.target },
-        points: points.map((p) => ({ at: new Date(p.at).toISOString(), ...p.metrics })),
-        next,
-      },
-    };
+    if (representation.name === 'svg') {
+      // Opened on its own, an SVG is a document: it may load nothing and run nothing.
+      return reply
+        .type(representation.contentType)
+        .header('content-disposition', `inline; filename="${history.watch.id}.svg"`)
+        .header('content-security-policy', "default-src 'none'")
+        .send(historyToSvg(history.watch, history.points));
+    }
+    return { data: toHistoryPage(base, history, query) };
   });
   app.get<{ Params: Params; Querystring: Query }>('/v1/watches/:id/deliveries', async (request, reply) => {
     const owner = await caller(request, reply, deps);

@@ -56,7 +56,7 @@ function rawJsonRpcError(status: number): RawAnswer {
 /** Platform tools first; a name they do not know may be a watch tool. */
 function withWatchTools(invoke: ToolInvoker, deps: McpDeps): ToolInvoker {
   if (!deps.watches) return invoke;
-  const watchTool = createWatchToolInvoker(deps.watches);
+  const watchTool = createWatchToolInvoker(deps.watches, deps.config.restBaseUrl);
   return async (name, args, key, clientGone) => (await invoke(name, args, key, clientGone)) ?? watchTool(name, args, key);
 }
 

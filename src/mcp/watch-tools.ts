@@ -6,7 +6,9 @@ import { toAppError } from '../errors.ts';
 import { ToolErrorSchema } from '../error-schemas.ts';
 import type { ApiKeyRecord } from '../storage/types.ts';
 import { ownerOf } from '../watches/owner.ts';
-import { CreateWatchInput, UpdateWatchInput, type WatchService } from '../watches/service.ts';
+import { CreateWatchInput, toWatchJsonSchemaDefs, UpdateWatchInput, WATCH_SCHEMAS, type WatchSchemaName } from '../watches/schemas.ts';
+import { DELIVERY_STATUSES } from '../watches/types.ts';
+import { toHistoryPage, type WatchService } from '../watches/service.ts';
 
 const id = z.string().describe('The watch id (wch_…), as watch_create or watch_list gave it.');
 
@@ -16,50 +18,59 @@ const TOOLS = {
     description:
       'Watch a user, video, tag or live on a schedule: each run records a snapshot of its counts, and changes (video.published, live.started, live.ended, user.changed) are sent to the optional webhook, signed per Standard Webhooks. The answer shows the webhook secret once.',
     input: CreateWatchInput,
+    output: 'WatchWithSecretResponse',
     readOnly: false,
   },
-  watch_list: { title: 'List watches', description: "The caller's watches with their status, last run and pause reason.", input: z.object({}), readOnly: true },
-  watch_get: { title: 'Get a watch', description: 'One watch: schedule, webhook URL, status, failures, last run.', input: z.object({ id }), readOnly: true },
+  watch_list: { title: 'List watches', description: "The caller's watches with their status, last run and pause reason.", input: z.object({}), output: 'WatchListResponse', readOnly: true },
+  watch_get: { title: 'Get a watch', description: 'One watch: schedule, webhook URL, status, failures, last run.', input: z.object({ id }), output: 'WatchResponse', readOnly: true },
   watch_update: {
     title: 'Change a watch',
     description: 'Change the interval, events or webhook of a watch, or pause and resume it (status active|paused).',
     input: UpdateWatchInput.extend({ id }),
+    output: 'WatchUpdatedResponse',
     readOnly: false,
   },
-  watch_delete: { title: 'Delete a watch', description: 'Deletes a watch with its history and deliveries.', input: z.object({ id }), readOnly: false },
+  watch_delete: { title: 'Delete a watch', description: 'Deletes a watch with its history and deliveries.', input: z.object({ id }), output: 'WatchDeletedResponse', readOnly: false },
   watch_history: {
     title: 'Get the history of a watch',
-    description: 'The snapshots of a watch in time order (counts per run), optionally between two ISO 8601 times.',
+    description: 'The snapshots of a watch in time order (counts per run), optionally between two times (ISO 8601 or epoch ms). When `limit` (default 1000) cuts the range, `next` is set: its `from` continues it.',
     input: z.object({ id, from: z.string().optional(), to: z.string().optional(), limit: z.string().optional() }),
+    output: 'WatchHistoryResponse',
     readOnly: true,
   },
   watch_deliveries: {
     title: 'List the webhook deliveries of a watch',
     description: 'Deliveries newest first with status (pending, delivered, failed), attempts and last error.',
-    input: z.object({ id, status: z.enum(['pending', 'delivered', 'failed']).optional() }),
+    input: z.object({ id, status: z.enum(DELIVERY_STATUSES).optional() }),
+    output: 'DeliveryListResponse',
     readOnly: true,
   },
-} as const;
+} as const satisfies Record<string, { title: string; description: string; input: z.ZodObject; output: WatchSchemaName; readOnly: boolean }>;
 
-type ToolName = keyof typeof TOOLS;
+export type WatchToolName = keyof typeof TOOLS;
 
 /**
- * What a watch tool answers: `{data}` as the matching /v1/watches route answers it (docs/watches.md),
- * or the tool error of every tool. The watch shapes have no zod schema of their own yet, so `data`
- * is described, not typed.
+ * A watch tool's outputSchema (2020-12, an object at the root as MCP requires): `{data}` as the
+ * matching /v1/watches route answers it (a list needs the envelope: structuredContent is an object),
+ * or the tool error of every tool.
  */
-const WATCH_OUTPUT_SCHEMA: Record<string, unknown> = (() => {
+export function watchToolOutputSchema(name: WatchToolName): Record<string, unknown> {
   const { $schema: _schema, ...toolError } = z.toJSONSchema(ToolErrorSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  const output = TOOLS[name].output;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
-    anyOf: [
-      { type: 'object', required: ['data'], properties: { data: { description: 'The watch, watches, history or deliveries, as the REST route answers them.' } } },
-      { $ref: '#/$defs/ToolError' },
-    ],
-    $defs: { ToolError: toolError },
+    anyOf: [{ $ref: `#/$defs/${output}` }, { $ref: '#/$defs/ToolError' }],
+    $defs: { ...toWatchJsonSchemaDefs(output), ToolError: toolError },
   };
-})();
+}
+
+/** The zod schema of a watch tool's successful structuredContent, for the suites. */
+export function watchToolOutput(name: string): { name: WatchSchemaName; schema: z.ZodType } | undefined {
+  if (!Object.hasOwn(TOOLS, name)) return undefined;
+  const output = TOOLS[name as WatchToolName].output;
+  return { name: output, schema: WATCH_SCHEMAS[output] };
+}
 
 export function watchToolDefinitions() {
   return Object.entries(TOOLS).map(([name, t]) => ({
@@ -67,7 +78,7 @@ export function watchToolDefinitions() {
     title: t.title,
     description: t.description,
     inputSchema: z.toJSONSchema(t.input, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
-    outputSchema: WATCH_OUTPUT_SCHEMA,
+    outputSchema: watchToolOutputSchema(name as WatchToolName),
     annotations: { title: t.title, readOnlyHint: t.readOnly, destructiveHint: name === 'watch_delete', idempotentHint: name !== 'watch_create', openWorldHint: true },
   }));
 }
@@ -77,33 +88,32 @@ function result(data: unknown, isError = false): Buffer {
   return Buffer.from(JSON.stringify({ content: [{ type: 'text', text: structured }], structuredContent: JSON.parse(structured), ...(isError ? { isError: true } : {}) }));
 }
 
-/** The CallToolResult bytes of a watch tool, or undefined when `name` is not one. */
-export function createWatchToolInvoker(watches: WatchService) {
+/**
+ * The CallToolResult bytes of a watch tool, or undefined when `name` is not one. `restBaseUrl`: the
+ * REST API's public URL, which a history's `next` names as REST does.
+ */
+export function createWatchToolInvoker(watches: WatchService, restBaseUrl: string) {
   return async (name: string, args: Record<string, unknown> | undefined, key: ApiKeyRecord): Promise<Buffer | undefined> => {
     if (!Object.hasOwn(TOOLS, name)) return undefined;
     const owner = ownerOf(key);
     const { id: watchId, ...rest } = (args ?? {}) as Record<string, unknown>;
     const wid = String(watchId ?? '');
     try {
-      switch (name as ToolName) {
-        case 'watch_create': {
-          const { watch, secret } = await watches.create(owner, args ?? {});
-          return result({ ...watch, ...(secret ? { webhook: { ...watch.webhook, secret } } : {}) });
-        }
+      switch (name as WatchToolName) {
+        case 'watch_create':
+          return result(await watches.create(owner, args ?? {}));
         case 'watch_list':
           return result(await watches.list(owner));
         case 'watch_get':
           return result(await watches.get(owner, wid));
-        case 'watch_update': {
-          const { watch, secret } = await watches.update(owner, wid, rest);
-          return result({ ...watch, ...(secret ? { webhook: { ...watch.webhook, secret } } : {}) });
-        }
+        case 'watch_update':
+          return result(await watches.update(owner, wid, rest));
         case 'watch_delete':
           await watches.remove(owner, wid);
           return result({ deleted: wid });
         case 'watch_history': {
-          const { watch, points, truncated } = await watches.history(owner, wid, rest as Record<string, string | undefined>);
-          return result({ watch: { id: watch.id, kind: watch.kind, target: watch.target }, points: points.map((p) => ({ at: new Date(p.at).toISOString(), ...p.metrics })), truncated });
+          const query = rest as Record<string, string | undefined>;
+          return result(toHistoryPage(restBaseUrl, await watches.history(owner, wid, query), query));
         }
         case 'watch_deliveries':
           return result(await watches.deliveries(owner, wid, rest as Record<string, string | undefined>));

@@ -11,7 +11,8 @@ import { normaliseTarget, type Operations } from './observe.ts';
 import { createRunner, firstRunAt } from './runner.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 import { checkWebhookUrl } from './ssrf.ts';
-import { DEFAULT_EVENTS, EVENT_TYPES, WATCH_KINDS, type Delivery, type DeliveryStatus, type Snapshot, type Watch, type WatchPatch, type WatchStore } from './types.ts';
+import { CreateWatchInput, UpdateWatchInput, type DeliveryView, type WatchHistory, type WatchView, type WatchWithSecret } from './schemas.ts';
+import { DEFAULT_EVENTS, DELIVERY_STATUSES, type Delivery, type DeliveryStatus, type Snapshot, type Watch, type WatchPatch, type WatchStore } from './types.ts';
 import { createWebhookSender, newWebhookSecret, type WebhookSettings } from './webhooks.ts';
 
 export type WatchServiceSettings = {
@@ -44,29 +45,13 @@ const EVERY_MAX_MS = 7 * 86_400_000;
 export const HISTORY_LIMIT_MAX = 10_000;
 export const DELIVERIES_LIMIT_MAX = 500;
 
-const webhookInput = z.strictObject({ url: z.string().min(1).max(2048) });
-const eventsInput = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);
-export const CreateWatchInput = z.strictObject({
-  kind: z.enum(WATCH_KINDS),
-  target: z.string().min(1).max(200),
-  every: z.string().min(2).max(16),
-  webhook: webhookInput.optional(),
-  events: eventsInput.optional(),
-});
-export const UpdateWatchInput = z.strictObject({
-  every: z.string().min(2).max(16).optional(),
-  webhook: webhookInput.nullable().optional(),
-  events: eventsInput.optional(),
-  status: z.enum(['active', 'paused']).optional(),
-});
-
 function invalid(error: z.ZodError): AppError {
   const params = error.issues.map((i) => ({ name: i.path.join('.') || '(body)', reason: i.code === 'unrecognized_keys' ? `unknown member(s): ${i.keys.join(', ')}` : i.message }));
   return new AppError('invalid_request', `Invalid watch: ${params.map((p) => `${p.name}: ${p.reason}`).join('; ')}`, { details: { params } });
 }
 
 /** A watch as the API shows it: never the secret, which is shown once at creation. */
-export function publicWatch(w: Watch) {
+export function publicWatch(w: Watch): WatchView {
   return {
     id: w.id,
     kind: w.kind,
@@ -85,7 +70,12 @@ export function publicWatch(w: Watch) {
   };
 }
 
-export function publicDelivery(d: Delivery) {
+/** The answer that shows a new secret: the watch with it, the one time it is shown. */
+function withSecret(watch: WatchView, secret: string | null): WatchView | WatchWithSecret {
+  return secret && watch.webhook ? { ...watch, webhook: { url: watch.webhook.url, secret } } : watch;
+}
+
+export function publicDelivery(d: Delivery): DeliveryView {
   return {
     id: d.id,
     event: d.eventType,
@@ -96,7 +86,29 @@ export function publicDelivery(d: Delivery) {
     lastError: d.lastError,
     createdAt: new Date(d.createdAt).toISOString(),
     deliveredAt: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
-    payload: JSON.parse(d.payload) as unknown,
+    payload: JSON.parse(d.payload) as DeliveryView['payload'],
+  };
+}
+
+export type HistoryResult = { watch: Watch; points: Snapshot[]; truncated: boolean };
+
+/**
+ * The JSON page of a history, the same on REST and MCP: `next` is the URL of the rest of the range
+ * when `limit` cut it (from the millisecond after the last point, with the same `to` and `limit`).
+ */
+export function toHistoryPage(publicUrl: string, { watch, points, truncated }: HistoryResult, query: { to?: string; limit?: string }): WatchHistory {
+  const last = points.at(-1);
+  let next: string | null = null;
+  if (truncated && last) {
+    const rest = new URLSearchParams({ from: String(last.at + 1) });
+    if (query.to) rest.set('to', query.to);
+    if (query.limit) rest.set('limit', query.limit);
+    next = `${publicUrl}/v1/watches/${watch.id}/history?${rest}`;
+  }
+  return {
+    watch: { id: watch.id, kind: watch.kind, target: watch.target },
+    points: points.map((p) => ({ at: new Date(p.at).toISOString(), ...p.metrics })),
+    next,
   };
 }
 
@@ -151,7 +163,8 @@ export function createWatchService(deps: WatchServiceDeps) {
         nextRunAt: firstRunAt(at, everyMs, random), createdAt: at,
       });
       scheduler?.wake();
-      return { watch: publicWatch(watch), secret };
+      const shown = publicWatch(watch);
+      return { ...shown, webhook: shown.webhook && secret ? { url: shown.webhook.url, secret } : null } satisfies WatchWithSecret;
     },
     async list(owner: string) {
       return (await store.listByOwner(owner)).map(publicWatch);
@@ -182,13 +195,13 @@ export function createWatchService(deps: WatchServiceDeps) {
       const updated = await store.update(id, patch, now());
       if (!updated) throw new AppError('not_found', `No watch ${id}.`);
       scheduler?.wake();
-      return { watch: publicWatch(updated), secret };
+      return withSecret(publicWatch(updated), secret);
     },
     async remove(owner: string, id: string) {
       await owned(owner, id);
       await store.delete(id);
     },
-    async history(owner: string, id: string, query: { from?: string; to?: string; limit?: string }): Promise<{ watch: Watch; points: Snapshot[]; truncated: boolean }> {
+    async history(owner: string, id: string, query: { from?: string; to?: string; limit?: string }): Promise<HistoryResult> {
       const watch = await owned(owner, id);
       const time = (name: string, text: string | undefined, fallback: number) => {
         if (text === undefined || text === '') return fallback;
@@ -208,7 +221,7 @@ export function createWatchService(deps: WatchServiceDeps) {
     async deliveries(owner: string, id: string, query: { status?: string; limit?: string }) {
       await owned(owner, id);
       const status = query.status as DeliveryStatus | undefined;
-      if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status)) {
+      if (status !== undefined && !DELIVERY_STATUSES.includes(status)) {
         throw new AppError('invalid_request', 'status must be pending, delivered or failed.', { details: { params: [{ name: 'status', reason: 'unknown status' }] } });
       }
       const limit = query.limit === undefined ? 100 : Number(query.limit);

@@ -10,7 +10,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent unless the watch lists its own: every change, no per-run snapshot (that one is opt-in). */
 export const DEFAULT_EVENTS: readonly EventType[] = ['video.published', 'live.started', 'live.ended', 'user.changed'];
 
-export type WatchStatus = 'active' | 'paused';
+export const WATCH_STATUSES = ['active', 'paused'] as const;
+export type WatchStatus = (typeof WATCH_STATUSES)[number];
 
 export type Watch = {
   id: string;
@@ -46,7 +47,8 @@ export type Metrics = Record<string, number>;
 
 export type Snapshot = { at: number; metrics: Metrics };
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export type Delivery = {
   /** Also the `webhook-id` header: the same on every attempt, so receivers can deduplicate. */

@@ -1,7 +1,8 @@
 // The answer contract, enforced on every answer the suites receive: each REST `data` and each MCP
 // structuredContent is checked against its zod schema for the preset asked (strict: no stray
 // members, dropped members absent) and against the JSON Schema that OpenAPI and tools/list publish,
-// the way a client validates it; problems and tool errors against theirs. Harnesses install it.
+// the way a client validates it; problems and tool errors against theirs; a watch route's answer
+// against the status, media type and component its OpenAPI operation declares. Harnesses install it.
 import type { FastifyInstance } from 'fastify';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -12,6 +13,9 @@ import { namedSchemaFor, toJsonSchemas } from '../../src/activitystreams/schema-
 import type { Preset } from '../../src/activitystreams/projection.ts';
 import { ProblemSchema, ToolErrorSchema } from '../../src/error-schemas.ts';
 import { DEFAULT_TOOL_PRESET, toToolOutputSchema } from '../../src/mcp/tool-schema.ts';
+import { WATCH_PATHS } from '../../src/http/watch-openapi.ts';
+import { toWatchJsonSchemas, WATCH_SCHEMAS, type WatchSchemaName } from '../../src/watches/schemas.ts';
+import { watchToolOutput, watchToolOutputSchema, type WatchToolName } from '../../src/mcp/watch-tools.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -21,6 +25,22 @@ const ROUTES = OPERATIONS.flatMap((op) =>
 
 function operationOf(path: string): Operation | undefined {
   return ROUTES.find((route) => route.pattern.test(path))?.op;
+}
+
+type OpenApiResponse = { content?: Record<string, { schema?: { $ref?: string; allOf?: [unknown, { properties: { code: { enum: string[] } } }] } }> };
+type WatchCall = { where: string; responses: Record<string, OpenApiResponse> };
+
+/** The watch routes as /openapi.json publishes them: what each may answer, by status and media type. */
+const WATCH_CALLS = Object.entries(WATCH_PATHS).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, { responses: Record<string, OpenApiResponse> }>).map(([method, spec]) => ({
+    method: method.toUpperCase(),
+    pattern: new RegExp(`^${path.replace(/\{[A-Za-z]+\}/g, '[^/]+')}$`),
+    call: { where: `${method.toUpperCase()} ${path}`, responses: spec.responses },
+  })),
+);
+
+function watchCallOf(method: string, path: string): WatchCall | undefined {
+  return WATCH_CALLS.find((route) => route.method === method && route.pattern.test(path))?.call;
 }
 
 function zodIssues(schema: z.ZodType, value: unknown): string | undefined {
@@ -63,12 +83,19 @@ export function checkRestAnswer(answer: RestAnswer): Verdict | undefined {
   if (answer.method === 'HEAD' || answer.status === 304) return undefined;
   const url = new URL(answer.url, 'http://contract.test');
   const where = `${answer.method} ${url.pathname}${url.search} → ${answer.status}`;
+  const watchCall = watchCallOf(answer.method, url.pathname);
   if (answer.contentType.startsWith('application/problem+json')) {
     const body = parse(answer.body);
     const issues = zodIssues(ProblemSchema, body) ?? ajvIssues(published('Problem', () => z.toJSONSchema(ProblemSchema, { target: 'draft-2020-12' })), body);
     if (!issues && (body as { status?: number }).status !== answer.status) return { schema: 'Problem', violation: `${where}: problem status differs from the HTTP status` };
+    if (!issues && watchCall) {
+      const declared = watchCall.responses[String(answer.status)]?.content?.['application/problem+json']?.schema?.allOf?.[1].properties.code.enum ?? [];
+      const code = (body as { code: string }).code;
+      if (!declared.includes(code)) return { schema: 'Problem', violation: `${where}: ${watchCall.where} does not declare ${code} under ${answer.status}` };
+    }
     return { schema: 'Problem', violation: issues && `${where}: not a Problem: ${issues}` };
   }
+  if (watchCall) return checkWatchAnswer(watchCall, answer, where);
   const op = operationOf(url.pathname);
   if (!op || answer.status !== 200 || !answer.contentType.startsWith('application/json')) return undefined;
   const body = parse(answer.body) as { data?: unknown } | undefined;
@@ -78,13 +105,52 @@ export function checkRestAnswer(answer: RestAnswer): Verdict | undefined {
   return { schema: op.output, violation: issues && `${where}: data is not a ${op.output} (${preset}): ${issues}` };
 }
 
+/** The watch component `name`, with the other watch components as `$defs`. */
+function watchComponentSchema(name: WatchSchemaName): Record<string, unknown> {
+  return { $ref: `#/$defs/${name}`, $defs: toWatchJsonSchemas((id) => `#/$defs/${id}`) };
+}
+
+/**
+ * A watch route's answer: a status and media type its OpenAPI operation declares, and a JSON body
+ * that is the declared component (zod, strict, and the published JSON Schema).
+ */
+function checkWatchAnswer(call: WatchCall, answer: RestAnswer, where: string): Verdict {
+  const declared = call.responses[String(answer.status)];
+  if (!declared) return { schema: call.where, violation: `${where}: ${call.where} does not declare status ${answer.status}` };
+  const mediaType = answer.contentType.split(';')[0].trim().toLowerCase();
+  const content = declared.content ?? {};
+  if (!(mediaType in content)) return { schema: call.where, violation: `${where}: ${call.where} does not declare ${mediaType || 'no content type'} under ${answer.status}` };
+  const ref = content[mediaType].schema?.$ref;
+  if (!ref) return { schema: `${call.where} ${mediaType}` };
+  const name = ref.replace('#/components/schemas/', '') as WatchSchemaName;
+  const body = parse(answer.body);
+  const issues = zodIssues(WATCH_SCHEMAS[name], body) ?? ajvIssues(published(`watch:${name}`, () => watchComponentSchema(name)), body);
+  return { schema: name, violation: issues && `${where}: not a ${name}: ${issues}` };
+}
+
+/** A watch tool's answer: `{data}` as its REST route answers it, or a tool error. */
+function checkWatchToolAnswer(name: string, result: { isError?: boolean; structuredContent?: unknown }): Verdict | undefined {
+  const output = watchToolOutput(name);
+  if (!output) return undefined;
+  const where = `tools/call ${name}`;
+  if (result.structuredContent === undefined) return { schema: output.name, violation: `${where}: no structuredContent` };
+  const outputSchema = published(`tool:${name}`, () => watchToolOutputSchema(name as WatchToolName));
+  if (result.isError) {
+    const issues = zodIssues(ToolErrorSchema, result.structuredContent) ?? ajvIssues(outputSchema, result.structuredContent);
+    return { schema: 'ToolError', violation: issues && `${where}: not a tool error: ${issues}` };
+  }
+  const issues = zodIssues(output.schema, result.structuredContent) ?? ajvIssues(outputSchema, result.structuredContent);
+  return { schema: output.name, violation: issues && `${where}: structuredContent is not a ${output.name}: ${issues}` };
+}
+
 /** A tools/call answer checked against the tool's schemas; `request` is the JSON-RPC request. */
 export function checkToolAnswer(request: unknown, status: number, body: string): Verdict | undefined {
   const call = request as { method?: string; params?: { name?: unknown; arguments?: Record<string, unknown> } } | undefined;
   if (status !== 200 || call?.method !== 'tools/call') return undefined;
   const op = OPERATIONS.find((o) => o.tool === call.params?.name);
   const message = parseRpc(body) as { result?: { isError?: boolean; structuredContent?: unknown } } | undefined;
-  if (!op || !message?.result) return undefined;
+  if (!message?.result) return undefined;
+  if (!op) return checkWatchToolAnswer(String(call.params?.name), message.result);
   const where = `tools/call ${op.tool}`;
   const { isError, structuredContent } = message.result;
   if (structuredContent === undefined) return { schema: op.output, violation: `${where}: no structuredContent` };

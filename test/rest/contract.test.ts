@@ -73,6 +73,59 @@ describe('the contract checks what the suites receive', () => {
     assert.match(checkToolAnswer(call({}), 200, result({ code: 'not_found' }, true))?.violation ?? '', /not a tool error.*message/);
   });
 
+  it('watch answers on REST and MCP are checked against the watch schemas the document publishes', async () => {
+    const send = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
+      ctx.stack.app.rest.inject({ method, url, headers: { authorization: `Bearer ${ctx.stack.key}`, ...headers }, ...(payload ? { payload } : {}) });
+    const created = await send('POST', '/v1/watches', { kind: 'video', target: ctx.m.videos.pinned, every: '1m' });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.json().data.id as string;
+    assert.equal((await send('GET', '/v1/watches')).statusCode, 200);
+    assert.equal((await send('PATCH', `/v1/watches/${id}`, { status: 'paused' })).statusCode, 200);
+    assert.equal((await send('GET', `/v1/watches/${id}/history`)).statusCode, 200);
+    assert.equal((await send('GET', `/v1/watches/${id}/history?format=csv`)).statusCode, 200);
+    assert.equal((await send('GET', `/v1/watches/${id}/deliveries`)).statusCode, 200);
+    assert.equal((await send('GET', `/v1/watches/${id}/history?limit=0`)).statusCode, 400);
+    const tool = (name: string, args: object) =>
+      ctx.stack.app.mcp.inject({
+        method: 'POST', url: '/',
+        headers: { host: 'mcp.reelay.test', authorization: `Bearer ${ctx.stack.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+    await tool('watch_get', { id });
+    await tool('watch_history', { id });
+    await tool('watch_get', { id: 'wch_none' });
+    assert.equal((await send('DELETE', `/v1/watches/${id}`)).statusCode, 204);
+    const rest = ctx.stack.contract.rest.checked;
+    for (const schema of ['WatchWithSecretResponse', 'WatchListResponse', 'WatchUpdatedResponse', 'WatchHistoryResponse', 'DeliveryListResponse', 'GET /v1/watches/{id}/history text/csv', 'Problem']) {
+      assert.ok((rest.get(schema) ?? 0) > 0, `${schema}: ${JSON.stringify([...rest])}`);
+    }
+    const mcp = ctx.stack.contract.mcp.checked;
+    for (const schema of ['WatchResponse', 'WatchHistoryResponse', 'ToolError']) assert.ok((mcp.get(schema) ?? 0) > 0, `${schema}: ${JSON.stringify([...mcp])}`);
+    assert.deepEqual(ctx.stack.contract.rest.violations, []);
+    assert.deepEqual(ctx.stack.contract.mcp.violations, []);
+  });
+
+  it('a malformed watch answer is a violation: a shown secret, an undeclared status, media type or problem, a bare tool answer', () => {
+    const watch = {
+      id: 'wch_abc', kind: 'video', target: '123', every: '1m', events: ['video.published'], webhook: { url: 'https://example.com/h' }, status: 'active',
+      pausedReason: null, failures: 0, lastError: null, lastRunAt: null, nextRunAt: '2026-01-01T00:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const rest = (method: string, url: string, status: number, body: unknown, contentType = json) =>
+      checkRestAnswer({ method, url, status, contentType, body: typeof body === 'string' ? body : JSON.stringify(body) })?.violation;
+    assert.equal(rest('GET', '/v1/watches/wch_abc', 200, { data: watch }), undefined);
+    assert.match(rest('GET', '/v1/watches/wch_abc', 200, { data: { ...watch, webhook: { url: watch.webhook.url, secret: 'whsec_x' } } }) ?? '', /not a WatchResponse.*secret/);
+    assert.match(rest('GET', '/v1/watches/wch_abc', 200, { data: { ...watch, failures: '0' } }) ?? '', /failures/);
+    assert.match(rest('DELETE', '/v1/watches/wch_abc', 200, { data: watch }) ?? '', /does not declare status 200/);
+    assert.match(rest('GET', '/v1/watches/wch_abc/history', 200, '<html></html>', 'text/html') ?? '', /does not declare text\/html/);
+    const problem = { type: 'http://r.test/docs#error-no_transcript', title: 'No transcript', status: 404, detail: 'x', instance: '/x', code: 'no_transcript', requestId: 'r' };
+    assert.match(rest('GET', '/v1/watches/wch_abc', 404, problem, 'application/problem+json') ?? '', /does not declare no_transcript under 404/);
+    assert.equal(rest('GET', '/v1/watches/wch_abc', 404, { ...problem, type: 'http://r.test/docs#error-not_found', title: 'Not found', code: 'not_found' }, 'application/problem+json'), undefined);
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'watch_get', arguments: { id: 'wch_abc' } } };
+    const result = (structuredContent: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [], structuredContent } });
+    assert.equal(checkToolAnswer(call, 200, result({ data: watch }))?.violation, undefined);
+    assert.match(checkToolAnswer(call, 200, result(watch))?.violation ?? '', /structuredContent is not a WatchResponse/);
+  });
+
   it('an app that sends a malformed answer has it replaced by a 500 naming the violation, and the file fails', async () => {
     const app = Fastify();
     const contract = enforceContract(app, 'rest');

@@ -82,13 +82,18 @@ describe('documents', () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       const op = OPERATIONS.find((o) => o.name === item.get?.operationId.replace(/Alias\d+$/, ''));
       if (!op) {
-        // The media routes: a JSON 200 (the signed link) refs a component too; the file itself is bytes.
-        for (const method of Object.values<any>(item)) {
-          const json = method.responses['200'].content['application/json'];
-          if (!json) continue;
-          const linked = component(json.schema.$ref);
-          assert.deepEqual(linked.required, ['data'], path);
-          assert.ok(Object.keys(component(linked.properties.data.$ref).properties).length > 3, path);
+        // The media and watch routes: every JSON 2xx refs an envelope component whose data refs a
+        // component with properties (or is an array of one); files, CSV and charts are bytes or text.
+        for (const [method, spec] of Object.entries<any>(item)) {
+          for (const [status, response] of Object.entries<any>(spec.responses)) {
+            const json = response.content?.['application/json'];
+            if (!status.startsWith('2') || !json) continue;
+            const linked = component(json.schema.$ref);
+            assert.deepEqual(linked.required, ['data'], `${method} ${path}`);
+            const data = linked.properties.data;
+            const answers = data.$ref ? [data] : data.items ? [data.items] : data.anyOf;
+            for (const answer of answers) assert.ok(Object.keys(component(answer.$ref).properties).length >= 3, `${method} ${path}`);
+          }
         }
         continue;
       }
@@ -116,6 +121,37 @@ describe('documents', () => {
     const video = doc.components.schemas.Video;
     assert.equal(video.properties.likeCount.type, 'integer');
     assert.equal(video.properties.internalId.type, 'string');
+  });
+
+  it('the eight watch calls are in the document under watches, with bodies, answers and problems; Watch never shows the secret', async () => {
+    const doc = JSON.parse((await ctx.stack.app.rest.inject('/openapi.json')).body);
+    const calls = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item).filter(([, spec]) => spec.tags?.includes('watches')).map(([method, spec]) => [`${method.toUpperCase()} ${path}`, spec] as const),
+    );
+    assert.deepEqual(calls.map(([call]) => call).sort(), [
+      'DELETE /v1/watches/{id}', 'GET /v1/watches', 'GET /v1/watches/{id}', 'GET /v1/watches/{id}/deliveries', 'GET /v1/watches/{id}/history',
+      'PATCH /v1/watches/{id}', 'POST /v1/watches', 'POST /v1/watches/{id}/deliveries/{deliveryId}/redeliver',
+    ]);
+    for (const [call, spec] of calls) {
+      assert.deepEqual(spec.security, [{ bearer: [] }], call);
+      assert.ok(Object.keys(spec.responses).some((status) => /^2\d\d$/.test(status)), call);
+      assert.deepEqual(spec.responses['401'].content['application/problem+json'].schema.allOf[1].properties.code.enum, ['unauthorized'], call);
+      if (call.includes('{id}')) assert.ok(spec.responses['404'].content['application/problem+json'].schema.allOf[1].properties.code.enum.includes('not_found'), call);
+    }
+    const paths = doc.paths;
+    assert.equal(paths['/v1/watches'].post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/WatchCreateBody');
+    assert.equal(paths['/v1/watches'].post.responses['201'].content['application/json'].schema.$ref, '#/components/schemas/WatchWithSecretResponse');
+    assert.equal(paths['/v1/watches/{id}'].patch.requestBody.content['application/json'].schema.$ref, '#/components/schemas/WatchUpdateBody');
+    assert.ok(paths['/v1/watches/{id}'].delete.responses['204']);
+    assert.equal(paths['/v1/watches/{id}/deliveries/{deliveryId}/redeliver'].post.responses['202'].content['application/json'].schema.$ref, '#/components/schemas/DeliveryResponse');
+    assert.deepEqual(Object.keys(paths['/v1/watches/{id}/history'].get.responses['200'].content), ['application/json', 'text/csv', 'image/svg+xml']);
+    assert.ok(paths['/v1/watches/{id}/history'].get.responses['406']);
+    const { Watch, WatchWithSecret, WatchCreateBody } = doc.components.schemas;
+    const webhookOf = (schema: any) => schema.properties.webhook.anyOf.find((branch: any) => branch.type === 'object');
+    assert.deepEqual(Object.keys(webhookOf(Watch).properties), ['url']);
+    assert.deepEqual(webhookOf(WatchWithSecret).required, ['url', 'secret']);
+    assert.deepEqual(WatchCreateBody.required, ['kind', 'target', 'every']);
+    assert.equal(Watch.properties.failures.type, 'integer');
   });
 
   it('/docs loads Swagger UI and /openapi.json from reelay itself, under a strict Content-Security-Policy', async () => {

@@ -1,12 +1,13 @@
 // Watches end to end through REST, the emulator's control endpoints and a local webhook receiver:
-// events arrive signed per Standard Webhooks, within one interval; history comes in order as JSON
-// and CSV; failing receivers get the event again until it lands; other keys see nothing.
+// events arrive signed per Standard Webhooks, within one interval; history comes in order as JSON,
+// CSV and an SVG chart; failing receivers get the event again until it lands; other keys see nothing.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { Webhook } from 'standardwebhooks';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { allElements, parseXml } from '../helpers/xml.ts';
 
 const settled = new EventEmitter();
 let stack: Stack;
@@ -121,6 +122,37 @@ test('history comes in time order as JSON and as CSV with Accept: text/csv', asy
   const lines = csv.body.trimEnd().split('\r\n');
   assert.equal(lines[0], 'at,commentCount,likeCount,saveCount,shareCount,viewCount');
   assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]), points.map((p) => p.at));
+});
+
+test('history is also an SVG chart: one panel per metric, one point per snapshot, by Accept or ?format=svg; other types are 406', async () => {
+  const target = stack.emulator.manifest.videos.withReplies.id;
+  const created = await call('POST', '/v1/watches', { kind: 'video', target, every: '1s' });
+  const id = created.json.data.id as string;
+  await runsOf(id, 2);
+  const points = (await call('GET', `/v1/watches/${id}/history`)).json.data.points as { at: string }[];
+  const range = `to=${encodeURIComponent(points.at(-1)!.at)}`;
+  const chart = await call('GET', `/v1/watches/${id}/history?${range}`, undefined, { accept: 'image/svg+xml' });
+  assert.equal(chart.status, 200);
+  assert.equal(chart.headers['content-type'], 'image/svg+xml; charset=utf-8');
+  assert.equal(chart.headers['content-security-policy'], "default-src 'none'");
+  const svg = parseXml(chart.body);
+  assert.equal(svg.children.find((e) => e.name === 'title')?.text, `video ${target} (${id})`);
+  const panels = allElements(svg).filter((e) => e.name === 'g' && e.attributes.class === 'panel');
+  assert.deepEqual(panels.map((p) => p.attributes['data-metric']), ['commentCount', 'likeCount', 'saveCount', 'shareCount', 'viewCount']);
+  for (const panel of panels) {
+    const pairs = panel.children.find((e) => e.name === 'polyline')!.attributes.points.trim().split(/\s+/);
+    assert.equal(pairs.length, points.length, panel.attributes['data-metric']);
+  }
+  assert.equal((await call('GET', `/v1/watches/${id}/history?${range}&format=svg`)).body, chart.body);
+
+  const refused = await call('GET', `/v1/watches/${id}/history`, undefined, { accept: 'application/xml' });
+  assert.equal(refused.status, 406);
+  assert.equal(refused.json.code, 'not_acceptable');
+  assert.deepEqual(refused.json.available, ['application/json; charset=utf-8', 'text/csv; charset=utf-8', 'image/svg+xml; charset=utf-8']);
+  const badFormat = await call('GET', `/v1/watches/${id}/history?format=png`);
+  assert.equal(badFormat.status, 400);
+  assert.deepEqual(badFormat.json.params, [{ name: 'format', reason: 'unknown format' }]);
+  assert.equal((await call('DELETE', `/v1/watches/${id}`)).status, 204);
 });
 
 test('moved counts show in the next snapshot', async () => {
