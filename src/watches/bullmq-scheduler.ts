@@ -210,7 +210,8 @@ export function createBullmqScheduler(deps: BullmqSchedulerDeps): Scheduler {
         deps.redisState.onChange((up) => {
           if (stopped) return;
           if (!up) {
-            warn({}, 'redis unreachable: watches run from the database alone until it returns');
+            // The node's link logs the outage itself; this says what it means for watches.
+            deps.logger.info({}, 'watches run from PostgreSQL alone (no queues) while Redis is down');
             fallback.start();
             return;
           }
