@@ -54,6 +54,8 @@ export type Config = Readonly<{
     maxPerKey: number;
     /** Consecutive failed runs after which a watch is paused. */
     pauseAfter: number;
+    /** Key prefix of the BullMQ queues in Redis (scale-out): nodes with one prefix share the watches' timetable. */
+    queuePrefix: string;
     allowPrivateWebhooks: boolean;
     webhookTimeoutMs: number;
     webhookRetryBaseMs: number;
@@ -99,6 +101,7 @@ export const ENV_NAMES = {
   watchRetention: 'REELAY_WATCH_RETENTION',
   watchMaxPerKey: 'REELAY_WATCH_MAX_PER_KEY',
   watchPauseAfter: 'REELAY_WATCH_PAUSE_AFTER',
+  watchQueuePrefix: 'REELAY_WATCH_QUEUE_PREFIX',
   webhookAllowPrivate: 'REELAY_WEBHOOK_ALLOW_PRIVATE',
   webhookTimeout: 'REELAY_WEBHOOK_TIMEOUT',
   webhookRetryBase: 'REELAY_WEBHOOK_RETRY_BASE',
@@ -241,6 +244,7 @@ export function parseConfig(input: ConfigInput): Config {
       retentionMs: read(duration, 'watchRetention', input.watchRetention, 90 * 86_400_000),
       maxPerKey: read(positiveInt, 'watchMaxPerKey', input.watchMaxPerKey, 100),
       pauseAfter: read(positiveInt, 'watchPauseAfter', input.watchPauseAfter, 10),
+      queuePrefix: read(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _ . or -'), 'watchQueuePrefix', input.watchQueuePrefix, 'reelay'),
       allowPrivateWebhooks: read(flag, 'webhookAllowPrivate', input.webhookAllowPrivate, false),
       webhookTimeoutMs: read(duration, 'webhookTimeout', input.webhookTimeout, 10_000),
       webhookRetryBaseMs: read(duration, 'webhookRetryBase', input.webhookRetryBase, 5_000),

@@ -21,7 +21,10 @@ export type SchedulerDeps = {
   onSettled?(event: { kind: 'run' | 'delivery'; id: string }): void;
 };
 
-export type Scheduler = { start(): void; wake(): void; stop(): Promise<void> };
+/** What changed, for schedulers that keep a timetable of their own (BullMQ); this loop only looks again. */
+export type WakeHint = { watch: Watch } | { removed: string } | { delivery: Pick<Delivery, 'id' | 'nextAttemptAt'> };
+
+export type Scheduler = { start(): void; wake(hint?: WakeHint): void; stop(): Promise<void> };
 
 const PRUNE_EVERY_MS = 3_600_000;
 

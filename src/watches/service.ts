@@ -9,7 +9,7 @@ import type { Executor } from '../operations/execute.ts';
 import { formatDurationMs, parseDurationMs } from './duration.ts';
 import { normaliseTarget, type Operations } from './observe.ts';
 import { createRunner, firstRunAt } from './runner.ts';
-import { createScheduler, type Scheduler } from './scheduler.ts';
+import { createScheduler, type Scheduler, type SchedulerDeps } from './scheduler.ts';
 import { checkWebhookUrl } from './ssrf.ts';
 import { CreateWatchInput, UpdateWatchInput, type DeliveryView, type WatchHistory, type WatchView, type WatchWithSecret } from './schemas.ts';
 import { DEFAULT_EVENTS, DELIVERY_STATUSES, type Delivery, type DeliveryStatus, type Snapshot, type Watch, type WatchPatch, type WatchStore } from './types.ts';
@@ -38,6 +38,8 @@ export type WatchServiceDeps = {
   now?: () => number;
   random?: () => number;
   onSettled?(event: { kind: 'run' | 'delivery'; id: string }): void;
+  /** Builds the scheduler at start: the embedded loop unless the wiring picks another (BullMQ). */
+  createScheduler?(deps: SchedulerDeps): Scheduler;
 };
 
 /** The longest interval accepted: a watch that runs less than weekly is a reminder, not a watch. */
@@ -162,7 +164,7 @@ export function createWatchService(deps: WatchServiceDeps) {
         events: input.events ?? [...DEFAULT_EVENTS],
         nextRunAt: firstRunAt(at, everyMs, random), createdAt: at,
       });
-      scheduler?.wake();
+      scheduler?.wake({ watch });
       const shown = publicWatch(watch);
       return { ...shown, webhook: shown.webhook && secret ? { url: shown.webhook.url, secret } : null } satisfies WatchWithSecret;
     },
@@ -194,12 +196,13 @@ export function createWatchService(deps: WatchServiceDeps) {
       }
       const updated = await store.update(id, patch, now());
       if (!updated) throw new AppError('not_found', `No watch ${id}.`);
-      scheduler?.wake();
+      scheduler?.wake({ watch: updated });
       return withSecret(publicWatch(updated), secret);
     },
     async remove(owner: string, id: string) {
       await owned(owner, id);
       await store.delete(id);
+      scheduler?.wake({ removed: id });
     },
     async history(owner: string, id: string, query: { from?: string; to?: string; limit?: string }): Promise<HistoryResult> {
       const watch = await owned(owner, id);
@@ -239,12 +242,12 @@ export function createWatchService(deps: WatchServiceDeps) {
         if (!existing) throw new AppError('not_found', `No delivery ${deliveryId} for watch ${id}.`);
         return publicDelivery(existing); // Already pending: it is on its way.
       }
-      scheduler?.wake();
+      scheduler?.wake({ delivery });
       return publicDelivery(delivery);
     },
     start() {
       if (!settings.scheduler || scheduler) return;
-      scheduler = createScheduler({
+      scheduler = (deps.createScheduler ?? createScheduler)({
         store,
         run: runner.run,
         deliver: async (d) => runner.deliver(d, await store.get(d.watchId), attempt),

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import pg from 'pg';
 import type {
-  Delivery, DeliveryOutcome, DeliveryStatus, EventType, NewDelivery, NewWatch, RunOutcome, Snapshot, Watch, WatchKind,
-  WatchPatch, WatchStatus, WatchStore,
+  Delivery, DeliveryOutcome, DeliveryStatus, EventType, NewDelivery, NewWatch, PendingDelivery, RunOutcome, Snapshot, Watch, WatchKind,
+  WatchPatch, WatchSchedule, WatchStatus, WatchStore,
 } from './types.ts';
 
 type Row = Record<string, unknown>;
@@ -131,6 +131,18 @@ function createWatchStoreOn(sql: Sql): WatchStore {
       );
       return rows.map(toWatch).sort((a, b) => a.nextRunAt - b.nextRunAt);
     },
+    async claimRun(id, dueBy, now, leaseUntil) {
+      const row = await one(
+        `UPDATE watches SET lease_until = ? WHERE id = ? AND status = 'active' AND next_run_at <= ?
+           AND (lease_until IS NULL OR lease_until < ?) RETURNING *`,
+        [leaseUntil, id, dueBy, now],
+      );
+      return row && toWatch(row);
+    },
+    async listSchedules() {
+      const rows = await sql.all("SELECT id, every_ms, next_run_at FROM watches WHERE status = 'active' ORDER BY id", []);
+      return rows.map((r): WatchSchedule => ({ id: String(r.id), everyMs: num(r.every_ms), nextRunAt: num(r.next_run_at) }));
+    },
     async completeRun(id, o: RunOutcome) {
       const paused = o.pausedReason !== undefined;
       // The inserts are guarded by the watch still existing, so a watch deleted mid-run leaves nothing behind.
@@ -172,6 +184,25 @@ function createWatchStoreOn(sql: Sql): WatchStore {
         [leaseUntil, now, now, limit],
       );
       return rows.map(toDelivery).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
+    },
+    async claimDelivery(id, now, leaseUntil) {
+      const row = await one(
+        `UPDATE watch_deliveries SET lease_until = ? WHERE id = ? AND status = 'pending' AND next_attempt_at <= ?
+           AND (lease_until IS NULL OR lease_until < ?) RETURNING *`,
+        [leaseUntil, id, now, now],
+      );
+      return row && toDelivery(row);
+    },
+    async deliveryDueAt(id) {
+      const row = await one(
+        "SELECT CASE WHEN lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END AS t FROM watch_deliveries WHERE id = ? AND status = 'pending'",
+        [id],
+      );
+      return row && num(row.t);
+    },
+    async listPendingDeliveries(limit) {
+      const rows = await sql.all("SELECT id, next_attempt_at FROM watch_deliveries WHERE status = 'pending' ORDER BY next_attempt_at, id LIMIT ?", [limit]);
+      return rows.map((r): PendingDelivery => ({ id: String(r.id), nextAttemptAt: num(r.next_attempt_at) }));
     },
     async completeDelivery(id, o: DeliveryOutcome) {
       await sql.run(

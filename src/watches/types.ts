@@ -93,6 +93,10 @@ export type DeliveryOutcome = {
   deliveredAt: number | null;
 };
 
+export type WatchSchedule = Pick<Watch, 'id' | 'everyMs' | 'nextRunAt'>;
+
+export type PendingDelivery = Pick<Delivery, 'id' | 'nextAttemptAt'>;
+
 export interface WatchStore {
   insert(watch: NewWatch): Promise<Watch>;
   get(id: string): Promise<Watch | null>;
@@ -102,6 +106,13 @@ export interface WatchStore {
   delete(id: string): Promise<boolean>;
   /** Active watches due at `now` and not leased by another runner, leased until `leaseUntil`. */
   claimDueRuns(now: number, leaseUntil: number, limit: number): Promise<Watch[]>;
+  /**
+   * Leases one watch's run if it is active, due by `dueBy` and not leased at `now`: a queue that fires
+   * a job per run claims it here, so a duplicated job cannot run a watch twice.
+   */
+  claimRun(id: string, dueBy: number, now: number, leaseUntil: number): Promise<Watch | null>;
+  /** Every active watch's id, interval and next run, for keeping a queue's timetable in step. */
+  listSchedules(): Promise<WatchSchedule[]>;
   /** Writes a run's snapshot, state and deliveries and releases its lease; false if the watch is gone. */
   completeRun(id: string, outcome: RunOutcome): Promise<boolean>;
   /** Earliest `nextRunAt` of an active watch, for the scheduler's sleep. */
@@ -109,6 +120,12 @@ export interface WatchStore {
   history(id: string, fromMs: number, toMs: number, limit: number): Promise<Snapshot[]>;
   /** Pending deliveries due at `now`, leased until `leaseUntil`. */
   claimDueDeliveries(now: number, leaseUntil: number, limit: number): Promise<Delivery[]>;
+  /** Leases one pending delivery due at `now` and not leased by another sender. */
+  claimDelivery(id: string, now: number, leaseUntil: number): Promise<Delivery | null>;
+  /** When a pending delivery can next be claimed (its next attempt, or when its lease lapses); null if not pending. */
+  deliveryDueAt(id: string): Promise<number | null>;
+  /** Pending deliveries, earliest attempt first, at most `limit`: for re-queueing what a queue lost. */
+  listPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
   completeDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
   nextDeliveryAt(): Promise<number | null>;
   listDeliveries(watchId: string, status: DeliveryStatus | undefined, limit: number): Promise<Delivery[]>;

@@ -5,6 +5,7 @@ import type { Config } from '../config/config.ts';
 import { createExecutor, type Executor } from '../operations/execute.ts';
 import type { OperationDeps } from '../operations/types.ts';
 import type { CachePolicies } from '../cache/policies.ts';
+import { describeRedisUrl, type RedisLink } from '../cache/redis-link.ts';
 import { getTagVideos } from '../operations/get-tag-videos.ts';
 import { getUser } from '../operations/get-user.ts';
 import { getUserLive } from '../operations/get-user-live.ts';
@@ -12,7 +13,9 @@ import { getUserVideos } from '../operations/get-user-videos.ts';
 import { getVideo } from '../operations/get-video.ts';
 import type { Operation } from '../operations/types.ts';
 import type { Operations } from './observe.ts';
+import { createBullmqScheduler } from './bullmq-scheduler.ts';
 import { watchPolicies } from './policies.ts';
+import { createScheduler, type Scheduler, type SchedulerDeps } from './scheduler.ts';
 import { createWatchService, type WatchService } from './service.ts';
 import { openWatchStore } from './sql-store.ts';
 import { DEFAULT_WEBHOOK_SETTINGS } from './webhooks.ts';
@@ -30,10 +33,36 @@ export type WatchWiring = {
   executor: Executor;
   operationDeps: Omit<OperationDeps, 'policies'> & { policies: CachePolicies };
   logger: Logger;
+  /** The node's Redis connection, when one is configured: its up/down switches the BullMQ scheduler's fallback. */
+  redis?: RedisLink | undefined;
   onSettled?(event: { kind: 'run' | 'delivery'; id: string }): void;
 };
 
-export async function createWatches({ config, executor, operationDeps, logger, onSettled }: WatchWiring): Promise<WatchService> {
+/** How often a BullMQ node rebuilds the queues from PostgreSQL (a Redis flush, a crash between commit and add). */
+const SWEEP_MS = 30_000;
+
+/**
+ * PostgreSQL and Redis together: the schedule and the deliveries run on BullMQ, PostgreSQL holding
+ * the watches and their state; the embedded loop (PostgreSQL leases alone) stands in while Redis is down.
+ * Otherwise the embedded loop alone.
+ */
+function pickScheduler(config: Config, redis: RedisLink | undefined, logger: Logger): ((deps: SchedulerDeps) => Scheduler) | undefined {
+  const { databaseUrl, redisUrl } = config;
+  if (!databaseUrl || !redisUrl) return undefined;
+  return (deps) => {
+    logger.info({ redis: describeRedisUrl(redisUrl), prefix: config.watches.queuePrefix }, 'watch scheduler: BullMQ queues on Redis, watches in PostgreSQL');
+    return createBullmqScheduler({
+      ...deps,
+      redisUrl,
+      prefix: config.watches.queuePrefix,
+      sweepMs: SWEEP_MS,
+      fallback: createScheduler(deps),
+      ...(redis ? { redisState: redis } : {}),
+    });
+  };
+}
+
+export async function createWatches({ config, executor, operationDeps, logger, redis, onSettled }: WatchWiring): Promise<WatchService> {
   const store = await openWatchStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onError: (error) => logger.debug({ err: error.message }, 'idle watch-store connection failed') });
   // Executors differ only in freshness; one per cap keeps their projection memos few.
   const executors = new Map<number, Executor>();
@@ -44,6 +73,7 @@ export async function createWatches({ config, executor, operationDeps, logger, o
     return found;
   };
   const w = config.watches;
+  const chosen = pickScheduler(config, redis, logger.child({ component: 'watches' }));
   return createWatchService({
     store,
     executor,
@@ -59,5 +89,6 @@ export async function createWatches({ config, executor, operationDeps, logger, o
       webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, allowPrivate: w.allowPrivateWebhooks, timeoutMs: w.webhookTimeoutMs, retryBaseMs: w.webhookRetryBaseMs, retryForMs: w.webhookRetryForMs },
     },
     ...(onSettled ? { onSettled } : {}),
+    ...(chosen ? { createScheduler: chosen } : {}),
   });
 }

@@ -1,5 +1,6 @@
-// A local webhook receiver for tests: records every request and answers as the test scripts it,
-// and lets a test wait (bounded) for a request matching a predicate.
+// A local webhook receiver for tests: records every request and answers as the test scripts it
+// (at once, or later to keep a delivery in flight), and lets a test wait (bounded) for a request
+// matching a predicate.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
@@ -8,9 +9,14 @@ export type Received = { headers: IncomingHttpHeaders; body: string; json: any; 
 
 export type Receiver = {
   url: string;
+  /** Requests answered (the connection may have gone meanwhile), in the order answered. */
   requests: Received[];
-  /** Status to answer the next request with; default 204. */
-  answer: (request: Omit<Received, 'status'>) => number;
+  /** Requests as they arrive, before they are answered. */
+  arrived: Omit<Received, 'status'>[];
+  /** Status to answer the next request with, or a promise of it to hold the request open; default 204. */
+  answer: (request: Omit<Received, 'status'>) => number | Promise<number>;
+  /** Requests arrived, not yet answered, whose sender still holds the connection. */
+  open(): number;
   waitFor(predicate: (r: Received) => boolean, what: string, timeoutMs?: number): Promise<Received>;
   close(): Promise<void>;
 };
@@ -20,7 +26,9 @@ export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     requests: [],
+    arrived: [],
     answer: () => 204,
+    open: () => open.size,
     async waitFor(predicate, what, timeoutMs = 15_000) {
       const found = receiver.requests.find(predicate);
       if (found) return found;
@@ -40,10 +48,11 @@ export async function startReceiver(): Promise<Receiver> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+  const open = new Set<object>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let json: unknown;
       try {
@@ -52,10 +61,14 @@ export async function startReceiver(): Promise<Receiver> {
         json = undefined;
       }
       const seen = { headers: req.headers, body, json };
-      const status = receiver.answer(seen);
+      receiver.arrived.push(seen);
+      open.add(seen);
+      res.once('close', () => open.delete(seen));
+      const status = await receiver.answer(seen);
+      open.delete(seen);
       const record = { ...seen, status };
       receiver.requests.push(record);
-      res.writeHead(status).end();
+      if (!res.destroyed) res.writeHead(status).end();
       events.emit('request', record);
     });
   });

@@ -62,6 +62,41 @@ function contract(name: string, open: () => Promise<{ a: WatchStore; b: WatchSto
         await close();
       }
     });
+
+    test('a run and a delivery claimed by id: once while leased, never early, again when the lease lapses', async () => {
+      const { a, b, close } = await open();
+      try {
+        await a.insert(watch('wch_q', 1000));
+        await a.insert(watch('wch_later', 5000));
+        assert.equal(await a.claimRun('wch_q', 999, 999, 2000), null, 'not due yet');
+        assert.equal((await a.claimRun('wch_q', 1000, 900, 2000))?.id, 'wch_q', 'due by the job\'s slot');
+        assert.equal(await b.claimRun('wch_q', 1500, 1500, 3000), null, 'a duplicated job finds the lease');
+        assert.equal((await b.claimRun('wch_q', 2001, 2001, 3000))?.id, 'wch_q', 'a lapsed lease is claimed again');
+        assert.deepEqual(await a.listSchedules(), [{ id: 'wch_later', everyMs: 60_000, nextRunAt: 5000 }, { id: 'wch_q', everyMs: 60_000, nextRunAt: 1000 }]);
+        await a.update('wch_later', { status: 'paused' }, 1);
+        assert.deepEqual((await a.listSchedules()).map((w) => w.id), ['wch_q'], 'paused watches have no schedule');
+        assert.equal(await a.claimRun('wch_later', 9000, 9000, 10_000), null, 'a paused watch is never claimed');
+
+        await a.completeRun('wch_q', {
+          at: 2100, nextRunAt: 62_100, snapshot: { at: 2100, metrics: {} }, state: {}, failures: 0, lastError: null,
+          deliveries: ['msg_b', 'msg_a'].map((id, i) => ({ id, watchId: 'wch_q', eventType: 'snapshot' as const, payload: '{}', nextAttemptAt: 3000 + i, expiresAt: 99_999, createdAt: 2100 })),
+        });
+        assert.deepEqual(await a.listPendingDeliveries(10), [{ id: 'msg_b', nextAttemptAt: 3000 }, { id: 'msg_a', nextAttemptAt: 3001 }]);
+        assert.deepEqual(await a.listPendingDeliveries(1), [{ id: 'msg_b', nextAttemptAt: 3000 }]);
+        assert.equal(await a.claimDelivery('msg_b', 2999, 9000), null, 'not due yet');
+        assert.equal(await a.deliveryDueAt('msg_b'), 3000);
+        assert.equal((await a.claimDelivery('msg_b', 3000, 9000))?.id, 'msg_b');
+        assert.equal(await b.claimDelivery('msg_b', 4000, 9000), null, 'leased by the other sender');
+        assert.equal(await b.deliveryDueAt('msg_b'), 9000, 'claimable again when the lease lapses');
+        await a.completeDelivery('msg_b', { status: 'delivered', attempts: 1, nextAttemptAt: 4000, lastStatus: 204, lastError: null, deliveredAt: 4000 });
+        assert.equal(await b.claimDelivery('msg_b', 10_000, 20_000), null, 'a delivered one is not sent again');
+        assert.equal(await b.deliveryDueAt('msg_b'), null);
+        assert.equal(await b.deliveryDueAt('msg_unknown'), null);
+        assert.deepEqual((await a.listPendingDeliveries(10)).map((d) => d.id), ['msg_a']);
+      } finally {
+        await close();
+      }
+    });
   });
 }
 
