@@ -213,7 +213,7 @@ export async function createServices(config: Config, options: ServicesOptions = 
       ...(shared.link ? { redis: shared.link.client, available: shared.link.isUp, onRedisFailure: (error: unknown) => shared.link?.reportFailure(error) } : {}),
     }),
   };
-  const watches = await createWatches({ config, executor, operationDeps, logger, redis: shared.link, ...(options.watchEvents ? { onSettled: options.watchEvents } : {}) });
+  const watches = await createWatches({ config, executor, operationDeps, logger, redis: shared.link, keys, ...(options.watchEvents ? { onSettled: options.watchEvents } : {}) });
   return {
     config,
     logger,

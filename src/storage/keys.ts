@@ -47,6 +47,8 @@ export type KeyService = {
    */
   authenticate(key: string): Promise<ApiKeyRecord | null>;
   list(): Promise<ApiKeyRecord[]>;
+  /** Whether the key with this id exists and is neither revoked nor expired (for work it left running). */
+  isActive(id: string): Promise<boolean>;
   /** Revokes by key id, display prefix or the full key; returns how many keys were revoked. */
   revoke(idOrPrefix: string): Promise<number>;
 };
@@ -157,6 +159,12 @@ export function createKeyService({ store, clock = () => new Date(), touchInterva
 
     async list() {
       return store.listKeys();
+    },
+
+    async isActive(id) {
+      const record = await guard.run(() => store.findKeyById(id));
+      if (!record || record.revokedAt !== null) return false;
+      return record.expiresAt === null || record.expiresAt.getTime() > clock().getTime();
     },
 
     async revoke(idOrPrefix) {

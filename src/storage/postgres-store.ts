@@ -129,6 +129,10 @@ export function createPostgresStore({
       const row = await one('SELECT * FROM api_keys WHERE hash = $1', [hash]);
       return row && toApiKey(row);
     },
+    async findKeyById(id) {
+      const row = await one('SELECT * FROM api_keys WHERE id = $1', [id]);
+      return row && toApiKey(row);
+    },
     async listKeys(accountId) {
       const rows = accountId === undefined
         ? await all('SELECT * FROM api_keys ORDER BY created_at, id')

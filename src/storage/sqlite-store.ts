@@ -111,6 +111,10 @@ export function createSqliteStore({ path, busyTimeoutMs = 5000, now = () => new 
       const row = one('SELECT * FROM api_keys WHERE hash = ?', hash);
       return row && toApiKey(row);
     },
+    async findKeyById(id) {
+      const row = one('SELECT * FROM api_keys WHERE id = ?', id);
+      return row && toApiKey(row);
+    },
     async listKeys(accountId) {
       const rows = accountId === undefined
         ? all('SELECT * FROM api_keys ORDER BY created_at, id')

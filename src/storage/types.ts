@@ -97,6 +97,7 @@ export interface Store {
    */
   insertFirstKey(key: NewApiKey): Promise<ApiKeyRecord | null>;
   findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  findKeyById(id: string): Promise<ApiKeyRecord | null>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   /** Revokes by id or by prefix; returns how many keys were revoked. */
   revokeKey(idOrPrefix: string, at?: Date): Promise<number>;

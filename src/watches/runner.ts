@@ -15,7 +15,14 @@ export type RunnerDeps = {
   random(): number;
   pauseAfter: number;
   webhooks: WebhookSettings;
+  /**
+   * Whether the watch's owner may still have it run: false once the API key that created it is
+   * revoked or expired. Its watches then pause instead of polling the platform for no one.
+   */
+  ownerActive?(owner: string): Promise<boolean>;
 };
+
+export const OWNER_GONE_REASON = 'the API key that created this watch was revoked or has expired';
 
 /** Errors that another run will not cure: paused after PERMANENT_PAUSE_AFTER runs, not pauseAfter. */
 const PERMANENT = new Set(['not_found', 'private_account', 'private_content', 'geo_blocked', 'invalid_request']);
@@ -54,6 +61,10 @@ export function createRunner(deps: RunnerDeps) {
   async function run(watch: Watch): Promise<RunOutcome> {
     const at = deps.now();
     try {
+      if (deps.ownerActive && !(await deps.ownerActive(watch.owner))) {
+        // Not a failure of the target: no request, no snapshot, the watch keeps its failure count.
+        return { at: watch.lastRunAt ?? at, nextRunAt: nextRunAt(watch.nextRunAt, watch.everyMs, at, deps.random), deliveries: [], failures: watch.failures, lastError: watch.lastError, pausedReason: OWNER_GONE_REASON };
+      }
       const seen = await observe(deps.executorFor(watch.everyMs), deps.ops, watch.kind, watch.target);
       const { events, state } = deriveEvents(watch.kind, watch.state, seen);
       const deliveries: NewDelivery[] = [];

@@ -38,6 +38,8 @@ export type WatchServiceDeps = {
   now?: () => number;
   random?: () => number;
   onSettled?(event: { kind: 'run' | 'delivery'; id: string }): void;
+  /** Whether a watch's owner may still have it run (runner.ts); every owner may when absent. */
+  ownerActive?(owner: string): Promise<boolean>;
   /** Builds the scheduler at start: the embedded loop unless the wiring picks another (BullMQ). */
   createScheduler?(deps: SchedulerDeps): Scheduler;
 };
@@ -120,7 +122,10 @@ export function createWatchService(deps: WatchServiceDeps) {
   const { store, settings } = deps;
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
-  const runner = createRunner({ executorFor: deps.executorFor, ops: deps.ops, now, random, pauseAfter: settings.pauseAfter, webhooks: settings.webhooks });
+  const runner = createRunner({
+    executorFor: deps.executorFor, ops: deps.ops, now, random, pauseAfter: settings.pauseAfter, webhooks: settings.webhooks,
+    ...(deps.ownerActive ? { ownerActive: deps.ownerActive } : {}),
+  });
   const attempt = createWebhookSender(settings.webhooks, { now });
   let scheduler: Scheduler | undefined;
 

@@ -2,6 +2,8 @@
 // executor per freshness cap (policies.ts), the webhook settings and the operations a run reads.
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { KeyService } from '../storage/keys.ts';
+import { ownerActivity } from './owner.ts';
 import { createExecutor, type Executor } from '../operations/execute.ts';
 import type { OperationDeps } from '../operations/types.ts';
 import type { CachePolicies } from '../cache/policies.ts';
@@ -35,6 +37,8 @@ export type WatchWiring = {
   logger: Logger;
   /** The node's Redis connection, when one is configured: its up/down switches the BullMQ scheduler's fallback. */
   redis?: RedisLink | undefined;
+  /** The node's API keys: a revoked key's watches pause. */
+  keys?: Pick<KeyService, 'isActive'>;
   onSettled?(event: { kind: 'run' | 'delivery'; id: string }): void;
 };
 
@@ -62,7 +66,7 @@ function pickScheduler(config: Config, redis: RedisLink | undefined, logger: Log
   };
 }
 
-export async function createWatches({ config, executor, operationDeps, logger, redis, onSettled }: WatchWiring): Promise<WatchService> {
+export async function createWatches({ config, executor, operationDeps, logger, redis, keys, onSettled }: WatchWiring): Promise<WatchService> {
   const store = await openWatchStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onError: (error) => logger.debug({ err: error.message }, 'idle watch-store connection failed') });
   // Executors differ only in freshness; one per cap keeps their projection memos few.
   const executors = new Map<number, Executor>();
@@ -79,6 +83,7 @@ export async function createWatches({ config, executor, operationDeps, logger, r
     executor,
     executorFor,
     ops: WATCH_OPERATIONS,
+    ...(keys ? { ownerActive: ownerActivity(keys) } : {}),
     logger: logger.child({ component: 'watches' }),
     settings: {
       minIntervalMs: w.minIntervalMs,

@@ -94,6 +94,8 @@ function runAccountsAndKeys(get: () => Store): void {
     assert.deepEqual(record, { ...input, revokedAt: null, lastUsedAt: null });
     assert.deepEqual(await store.findKeyByHash(input.hash), record);
     assert.equal(await store.findKeyByHash('f'.repeat(64)), null);
+    assert.deepEqual(await store.findKeyById(record.id), record);
+    assert.equal(await store.findKeyById('no-such-key'), null);
   });
 
   test('insertKey defaults createdAt to now and refuses an unknown account or a duplicate hash', async () => {

@@ -171,6 +171,30 @@ test('moved counts show in the next snapshot', async () => {
   assert.equal(points.at(-1)?.viewCount, 987_654);
 });
 
+test('revoking the key that created a watch pauses it at its next run', async () => {
+  const { key, record } = await stack.app.services.keys.create({ name: 'revoked-later' });
+  const created = await call('POST', '/v1/watches', { kind: 'video', target: stack.emulator.manifest.videos.pinned, every: '1s' }, {}, key);
+  assert.equal(created.status, 201, created.body);
+  const id = created.json.data.id as string;
+  await runsOf(id, 1);
+  const owner = `key:${record.id}`;
+  const before = (await stack.app.services.watches.history(owner, id, {})).points.length;
+  assert.ok(before >= 1);
+  assert.equal(await stack.app.services.keys.revoke(record.id), 1);
+  assert.equal((await call('GET', `/v1/watches/${id}`, undefined, {}, key)).status, 401, 'the revoked key itself is refused');
+  // Runs claimed before the revocation may still record; the first run after it pauses the watch.
+  for (let runs = 0; runs < 5 && (await stack.app.services.watches.get(owner, id)).status === 'active'; runs++) await runsOf(id, 1);
+  const watch = await stack.app.services.watches.get(owner, id);
+  assert.equal(watch.status, 'paused');
+  assert.equal(watch.pausedReason, 'the API key that created this watch was revoked or has expired');
+  assert.equal(watch.nextRunAt, null);
+  // The pausing run asked the platform nothing and recorded no snapshot; a run that may have been
+  // claimed just before the revocation is the only one that can add to the history.
+  const after = (await stack.app.services.watches.history(owner, id, {})).points.length;
+  assert.ok(after <= before + 1, `${after - before} snapshots after the revocation`);
+  assert.equal(watch.failures, 0, 'a revoked owner is not a failure of the target');
+});
+
 test('a receiver that fails three times then succeeds gets the event exactly once more', async () => {
   const username = stack.emulator.manifest.users.hiddenLikes;
   const { id, secret } = await createUserWatch(username);
