@@ -102,9 +102,9 @@ if ('unavailable' in claimed) {
       return new Map(list.map((s) => [s.key, s.iterationCount ?? 0]));
     }
 
-    function linkBecomes(up: boolean): Promise<void> {
+    async function linkBecomes(up: boolean): Promise<void> {
       const link = stack.app.services.redisLink!;
-      return until(`the node's Redis link ${up ? 'up' : 'down'}`, () => (link.isUp() === up ? true : undefined));
+      await until(`the node's Redis link ${up ? 'up' : 'down'}`, () => (link.isUp() === up ? true : undefined));
     }
 
     async function deliveriesOf(id: string): Promise<{ id: string; status: string; event: string; attempts: number }[]> {
