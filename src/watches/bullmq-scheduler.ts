@@ -14,7 +14,12 @@ export type BullmqSchedulerDeps = Omit<SchedulerDeps, 'tickMs'> & {
   /** Runs watches from the database alone while Redis is down: the embedded scheduler. */
   fallback?: Scheduler;
   /** Redis up or down, as the node's shared connection sees it. */
-  redisState?: { isUp(): boolean; onChange(listener: (up: boolean) => void): void };
+  redisState?: {
+    isUp(): boolean;
+    onChange(listener: (up: boolean) => void): void;
+    /** One bounded command on the node's connection; a timeout marks Redis down (and calls the listeners). */
+    probe?(): Promise<void>;
+  };
 };
 
 export const RUN_QUEUE = 'watch-runs';
@@ -31,6 +36,11 @@ const RECHECK_MS = 5000;
 /** Bound on letting in-flight jobs finish at stop; past it workers close at once (their jobs stall to another node). */
 const CLOSE_BOUND_MS = 8000;
 const ERROR_LOG_EVERY_MS = 60_000;
+/**
+ * How often a node asks Redis whether it answers. A hung Redis (connections open, no replies) never
+ * errors: blocked workers wait on it forever and, without this, the fallback would never start.
+ */
+const PROBE_MS = 2000;
 // The database keeps every outcome: jobs leave Redis once handled.
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true } as const;
 
@@ -60,6 +70,7 @@ export function createBullmqScheduler(deps: BullmqSchedulerDeps): Scheduler {
   let workers: Worker[] = [];
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
   let lastPrune = 0;
   let lastErrorLog = 0;
@@ -220,6 +231,15 @@ export function createBullmqScheduler(deps: BullmqSchedulerDeps): Scheduler {
         });
         if (!deps.redisState.isUp()) fallback.start();
       }
+      const { redisState } = deps;
+      if (redisState?.probe) {
+        const probe = redisState.probe.bind(redisState);
+        // Only while Redis is thought up: once down, the link's own reconnects find it again.
+        probeTimer = setInterval(() => {
+          if (!stopped && redisState.isUp()) void probe().catch(() => {});
+        }, PROBE_MS);
+        probeTimer.unref();
+      }
       sweepSoon(0);
     },
     wake(hint?: WakeHint) {
@@ -232,6 +252,7 @@ export function createBullmqScheduler(deps: BullmqSchedulerDeps): Scheduler {
       if (stopped) return;
       stopped = true;
       clearTimeout(timer);
+      clearInterval(probeTimer);
       await sweeping;
       await changes;
       await deps.fallback?.stop();

@@ -61,9 +61,14 @@ function pickScheduler(config: Config, redis: RedisLink | undefined, logger: Log
       prefix: config.watches.queuePrefix,
       sweepMs: SWEEP_MS,
       fallback: createScheduler(deps),
-      ...(redis ? { redisState: redis } : {}),
+      ...(redis ? { redisState: { isUp: redis.isUp, onChange: redis.onChange, probe: () => probeRedis(redis) } } : {}),
     });
   };
+}
+
+/** A PING on the node's connection: its command timeout bounds it, and a timeout marks Redis down. */
+async function probeRedis(redis: RedisLink): Promise<void> {
+  await redis.attempt(async () => void (await redis.client.ping()), async () => undefined);
 }
 
 export async function createWatches({ config, executor, operationDeps, logger, redis, keys, onSettled }: WatchWiring): Promise<WatchService> {
