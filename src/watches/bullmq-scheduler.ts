@@ -64,6 +64,21 @@ function connection(url: string, worker: boolean) {
   };
 }
 
+const LATE = Symbol('late');
+
+/** `work`, or LATE once `deadline` (epoch ms) has passed. */
+async function until<T>(work: Promise<T>, deadline: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createBullmqScheduler(deps: BullmqSchedulerDeps): Scheduler {
   let runs: Queue<RunData> | undefined;
   let deliveries: Queue<DeliveryData> | undefined;
@@ -253,19 +268,19 @@ export function createBullmqScheduler(deps: BullmqSchedulerDeps): Scheduler {
       stopped = true;
       clearTimeout(timer);
       clearInterval(probeTimer);
-      await sweeping;
-      await changes;
+      // A stalled Redis never answers: every wait on it below shares one bound, past which the
+      // connections are dropped (jobs held then stall to another node; the database keeps the rest).
+      const deadline = Date.now() + CLOSE_BOUND_MS;
+      await until(Promise.allSettled([sweeping, changes]), deadline);
       await deps.fallback?.stop();
-      let bound: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => {
-        bound = setTimeout(() => resolve('late'), CLOSE_BOUND_MS);
-      });
-      const closing = Promise.allSettled(workers.map((w) => w.close()));
-      if ((await Promise.race([closing, late])) === 'late') await Promise.allSettled(workers.map((w) => w.close(true)));
-      clearTimeout(bound);
-      await Promise.allSettled([runs?.close(), deliveries?.close()]);
+      const closed = await until(Promise.allSettled([...workers.map((w) => w.close()), runs?.close(), deliveries?.close()]), deadline);
+      if (closed === LATE) {
+        warn({ boundMs: CLOSE_BOUND_MS }, 'watch queues did not close in time; dropping their connections');
+        await Promise.allSettled([...workers.map((w) => w.disconnect()), runs?.disconnect(), deliveries?.disconnect()]);
+      }
       workers = [];
       runs = deliveries = undefined;
     },
+
   };
 }

@@ -72,7 +72,9 @@ if ('unavailable' in claimed) {
       redisRelay = await startTcpRelay({ port: Number(new URL(backing.redisUrl).port || 6379) });
       pgRelay = await startTcpRelay({ port: Number(new URL(backing.databaseUrl).port || 5432) });
       stack = await startScaleStack({
-        config: { redisUrl: viaRelay(backing.redisUrl, redisRelay), databaseUrl: viaRelay(backing.databaseUrl, pgRelay), logLevel: 'info' },
+        // No watch scheduler: its Redis probe would add commands to the per-caller counts below
+        // (test/watches/redis-outage.test.ts covers watches through the same outages).
+        config: { redisUrl: viaRelay(backing.redisUrl, redisRelay), databaseUrl: viaRelay(backing.databaseUrl, pgRelay), logLevel: 'info', watchScheduler: 'off' },
         logs: { write: (line) => void logs.push(JSON.parse(line)) },
       });
       const m: any = stack.emulator.manifest;
