@@ -167,10 +167,17 @@ function generate(mode: SchemaMode, uri: (name: string) => string): Record<Schem
 
 /** `names` and every schema they refer to, as the `$defs` of one JSON Schema document. */
 export function toJsonSchemaDefs(names: readonly SchemaName[], mode: SchemaMode): Record<string, JsonSchema> {
-  const schemas: Record<string, JsonSchema> = toJsonSchemas(mode, (id) => `#/$defs/${id}`);
+  return closeOverRefs(toJsonSchemas(mode, (id) => `#/$defs/${id}`), names);
+}
+
+/**
+ * `names` and every schema of `schemas` they refer to through `#/$defs/…` references, transitively:
+ * the `$defs` one document needs. `schemas` must have been generated with `#/$defs/{id}` URIs.
+ */
+export function closeOverRefs(schemas: Readonly<Record<string, JsonSchema>>, names: readonly string[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   const add = (name: string) => {
-    if (out[name] || !schemas[name]) return;
+    if (out[name] || !Object.hasOwn(schemas, name)) return;
     out[name] = schemas[name];
     visit(schemas[name]);
   };

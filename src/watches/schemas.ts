@@ -2,6 +2,7 @@
 // are the single source of the adapters' types (z.infer), the OpenAPI components, the watch tools'
 // outputSchema and the suites' checks. Unlike AS2 resources, a watch's "none yet" members are null.
 import { z } from 'zod';
+import { closeOverRefs } from '../activitystreams/schema-presets.ts';
 import { DELIVERY_STATUSES, EVENT_TYPES, WATCH_KINDS, WATCH_STATUSES } from './types.ts';
 
 const timestamp = z.iso.datetime().describe('ISO 8601 UTC with milliseconds.');
@@ -197,21 +198,5 @@ export function toWatchJsonSchemas(uri: (name: string) => string): Record<WatchS
 
 /** `name` and every watch schema it refers to, as the `$defs` of one JSON Schema document. */
 export function toWatchJsonSchemaDefs(name: WatchSchemaName): Record<string, JsonSchema> {
-  const schemas = toWatchJsonSchemas((id) => `#/$defs/${id}`);
-  const out: Record<string, JsonSchema> = {};
-  const add = (next: string) => {
-    if (out[next] || !(next in schemas)) return;
-    out[next] = schemas[next as WatchSchemaName];
-    visit(out[next]);
-  };
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (typeof node !== 'object' || node === null) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') add(value.replace('#/$defs/', ''));
-      else visit(value);
-    }
-  };
-  add(name);
-  return out;
+  return closeOverRefs(toWatchJsonSchemas((id) => `#/$defs/${id}`), [name]);
 }

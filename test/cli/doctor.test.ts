@@ -2,20 +2,10 @@
 // nothing listens every row carries the unreachable hint and the exit status is 1.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/index.ts';
 import { startEmulator, type Emulator } from '../../emulator/server.ts';
 import { freePort } from '../helpers/ports.ts';
-
-function capture() {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => (out += chunk));
-  stderr.on('data', (chunk) => (err += chunk));
-  return { io: { stdout, stderr }, out: () => out, err: () => err };
-}
+import { capture } from './capture.ts';
 
 const ENV = { REELAY_BROWSER: 'off' };
 let emulator: Emulator;
