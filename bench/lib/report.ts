@@ -59,7 +59,8 @@ export function evaluateTargets(r: RunResults): RunResults['targets'] {
   }
   for (const s of r.miss ?? []) {
     const goal = s.label.startsWith('30-video page') ? GOALS.missPageMs : GOALS.missVideoMs;
-    targets.push({ name: `miss overhead p50, ${s.label}`, target: `≤ ${goal} ms`, value: `${s.overheadP50Ms} ms`, met: s.overheadP50Ms <= goal });
+    const floor = s.floor ? ` (floor, same platform requests parsed once: ${s.floor.overheadP50Ms} ms)` : '';
+    targets.push({ name: `miss overhead p50, ${s.label}`, target: `≤ ${goal} ms`, value: `${s.overheadP50Ms} ms${floor}`, met: s.overheadP50Ms <= goal });
   }
   if (r.coalescing) {
     const c = r.coalescing;
@@ -96,6 +97,10 @@ export function markdownTable(r: RunResults): string {
   }
   for (const s of r.miss ?? []) {
     row(`2. miss: ${s.label}`, 'overhead p50 / p99 ms (end-to-end p50 minus platform time)', `${s.overheadP50Ms} / ${s.overheadP99Ms} (e2e p50 ${s.endToEndP50Ms}, platform p50 ${s.upstreamP50Ms}, ${s.upstreamRequestsPerMiss} req/miss, n=${s.samples})`);
+    if (s.floor) {
+      const f = s.floor;
+      row('', 'floor: the same platform requests replayed, parsed once, the same answer bytes written; overhead p50 / p99 ms', `${f.overheadP50Ms} / ${f.overheadP99Ms} (e2e p50 ${f.endToEndP50Ms}, platform p50 ${f.upstreamP50Ms}, n=${f.samples})`);
+    }
   }
   if (r.coalescing) {
     const c = r.coalescing;

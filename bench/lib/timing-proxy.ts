@@ -14,6 +14,8 @@ export type UpstreamSample = {
   bytes?: number;
   jsonValid?: boolean;
   head?: string;
+  /** Only with `keepRequests`: the request as it arrived (path with query, headers), to replay it. */
+  request?: { url: string; headers: Record<string, string> };
 };
 
 export type TimingProxy = {
@@ -22,16 +24,19 @@ export type TimingProxy = {
   take(): UpstreamSample[];
   /** Only with `inspect`: every cookie value the platform set (identity secrets reelay must not leak). */
   cookieValues(): Set<string>;
+  /** From now on, keep (or stop keeping) each request's URL and headers in its sample. */
+  keepRequests(on: boolean): void;
   close(): Promise<void>;
 };
 
 const SAMPLES_MAX = 1_000_000;
 const COOKIE_VALUES_MAX = 100_000;
 
-export async function startTimingProxy(target: string, options: { inspect?: boolean } = {}): Promise<TimingProxy> {
+export async function startTimingProxy(target: string, options: { inspect?: boolean; keepRequests?: boolean } = {}): Promise<TimingProxy> {
   const origin = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 512 });
   const cookies = new Set<string>();
+  let keepRequests = options.keepRequests === true;
   let samples: UpstreamSample[] = [];
   const record = (sample: UpstreamSample) => {
     if (samples.length < SAMPLES_MAX) samples.push(sample);
@@ -39,6 +44,7 @@ export async function startTimingProxy(target: string, options: { inspect?: bool
   const server = createServer((req, res) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0];
+    const kept = keepRequests ? { url: req.url ?? '/', headers: replayableHeaders(req.headers) } : undefined;
     const upstream = request(
       { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers: req.headers, agent },
       (answer) => {
@@ -54,7 +60,7 @@ export async function startTimingProxy(target: string, options: { inspect?: bool
         }
         answer.pipe(res);
         answer.on('end', () => {
-          const sample: UpstreamSample = { path, durationMs: performance.now() - started, status, reset: false };
+          const sample: UpstreamSample = { path, durationMs: performance.now() - started, status, reset: false, ...(kept ? { request: kept } : {}) };
           if (options.inspect) inspectBody(sample, Buffer.concat(chunks), String(answer.headers['content-type'] ?? ''));
           record(sample);
         });
@@ -77,6 +83,9 @@ export async function startTimingProxy(target: string, options: { inspect?: bool
       return out;
     },
     cookieValues: () => cookies,
+    keepRequests(on) {
+      keepRequests = on;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -84,6 +93,16 @@ export async function startTimingProxy(target: string, options: { inspect?: bool
         agent.destroy();
       }),
   };
+}
+
+/** The request's headers without those of its connection, which a replay's own connection sets. */
+function replayableHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name === 'connection' || name === 'keep-alive' || name === 'content-length') continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
 
 function inspectBody(sample: UpstreamSample, body: Buffer, contentType: string): void {

@@ -1,10 +1,15 @@
 // Benchmark 2: the miss path. One cold request at a time; reelay's latency minus the time the
 // emulator spent on the platform requests that request caused (timed by the proxy in front of it).
+// Each series is then replayed against the floor (lib/floor-server.ts): the same platform requests,
+// parsed once, and reelay's answer bytes written, measured the same way in the same run.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { authHeaders, type BenchContext } from '../lib/context.ts';
+import { startFloor } from '../lib/bare.ts';
+import type { FloorPlan } from '../lib/floor-server.ts';
 import { percentile, round, timedFetch } from '../lib/measure.ts';
 
-export type MissSeries = {
-  label: string;
+export type MissFigures = {
   samples: number;
   statuses: Record<string, number>;
   upstreamRequestsPerMiss: number;
@@ -15,16 +20,25 @@ export type MissSeries = {
   overheadP99Ms: number;
 };
 
-async function series(ctx: BenchContext, label: string, paths: string[]): Promise<MissSeries> {
-  const headers = authHeaders(ctx.key);
+export type MissSeries = MissFigures & {
+  label: string;
+  /** The same misses answered by the floor: platform requests replayed and parsed once, reelay's bytes written. */
+  floor?: MissFigures;
+};
+
+type Measured = { figures: MissFigures; plan: FloorPlan };
+
+/** Requests `urls` one at a time; overhead = end-to-end minus the platform time the proxy saw. */
+async function measure(ctx: BenchContext, urls: string[], headers: Record<string, string>, keep: boolean): Promise<Measured> {
   const overheads: number[] = [];
   const totals: number[] = [];
   const upstreams: number[] = [];
   const statuses: Record<string, number> = {};
+  const plan: FloorPlan = [];
   let upstreamCount = 0;
   ctx.proxy.take();
-  for (const path of paths) {
-    const response = await timedFetch(`${ctx.service.restUrl}${path}`, { headers });
+  for (const url of urls) {
+    const response = await timedFetch(url, { headers });
     const samples = ctx.proxy.take();
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     if (response.status !== 200 || samples.length === 0) continue;
@@ -33,9 +47,14 @@ async function series(ctx: BenchContext, label: string, paths: string[]): Promis
     totals.push(response.ms);
     upstreams.push(upstreamMs);
     overheads.push(response.ms - upstreamMs);
+    if (keep) {
+      const answerFile = join(ctx.workDir, `miss-answer-${plan.length}.json`);
+      writeFileSync(answerFile, response.body);
+      const requests = samples.flatMap((s) => (s.request ? [{ url: `${ctx.proxy.url}${s.request.url}`, headers: s.request.headers }] : []));
+      plan.push({ answerFile, contentType: response.headers.get('content-type') ?? 'application/json', requests });
+    }
   }
-  const result: MissSeries = {
-    label,
+  const figures: MissFigures = {
     samples: overheads.length,
     statuses,
     upstreamRequestsPerMiss: round(upstreamCount / Math.max(1, overheads.length)),
@@ -45,7 +64,31 @@ async function series(ctx: BenchContext, label: string, paths: string[]): Promis
     overheadP50Ms: round(percentile(overheads, 50)),
     overheadP99Ms: round(percentile(overheads, 99)),
   };
-  ctx.log(`miss ${label}: overhead p50 ${result.overheadP50Ms} ms, p99 ${result.overheadP99Ms} ms over ${result.samples} misses`);
+  return { figures, plan };
+}
+
+async function series(ctx: BenchContext, label: string, paths: string[]): Promise<MissSeries> {
+  ctx.proxy.keepRequests(true);
+  let measured: Measured;
+  try {
+    measured = await measure(ctx, paths.map((p) => `${ctx.service.restUrl}${p}`), authHeaders(ctx.key), true);
+  } finally {
+    ctx.proxy.keepRequests(false);
+  }
+  const planFile = join(ctx.workDir, `miss-floor-${label.replace(/\W+/g, '-')}.json`);
+  writeFileSync(planFile, JSON.stringify(measured.plan));
+  const floorServer = await startFloor(planFile);
+  let floor: MissFigures;
+  try {
+    // A few replays first so the floor's JIT is as warm as the service's.
+    await measure(ctx, measured.plan.slice(0, 10).map((_, n) => `${floorServer.url}/${n}`), {}, false);
+    floor = (await measure(ctx, measured.plan.map((_, n) => `${floorServer.url}/${n}`), {}, false)).figures;
+  } finally {
+    floorServer.stop();
+  }
+  const result: MissSeries = { label, ...measured.figures, floor };
+  if (floor.samples < measured.plan.length) ctx.log(`miss ${label}: the floor failed some replays: ${JSON.stringify(floor.statuses)}`);
+  ctx.log(`miss ${label}: overhead p50 ${result.overheadP50Ms} ms, p99 ${result.overheadP99Ms} ms over ${result.samples} misses; floor p50 ${floor.overheadP50Ms} ms`);
   return result;
 }
 
@@ -56,7 +99,7 @@ export async function benchMiss(ctx: BenchContext, options = { samples: 150, war
   const videoPaths = ids.map((id) => `/v1/platform/videos/${id}`);
   const pagePaths = users.map((u) => `/v1/platform/users/${u}/videos?count=30`);
   // A few cold requests first so the measured ones do not include the first-use costs.
-  await series(ctx, 'warm-up', videoPaths.slice(0, options.warmup));
+  await measure(ctx, videoPaths.slice(0, options.warmup).map((p) => `${ctx.service.restUrl}${p}`), authHeaders(ctx.key), false);
   return [
     await series(ctx, 'video (1 platform request)', videoPaths.slice(options.warmup, options.warmup + options.samples)),
     await series(ctx, '30-video page (profile + posts)', pagePaths.slice(0, Math.min(pagePaths.length, options.samples))),
