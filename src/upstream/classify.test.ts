@@ -46,6 +46,9 @@ test('HTTP-level signals: 429 with Retry-After, 5xx, 403, empty 200 with and wit
   assert.deepEqual(classifyHttp(answer(200, waf), 'page', 0), { outcome: 'blocked', reason: 'waf' });
   assert.equal(classifyHttp({ ...answer(200, '<html>'), finalUrl: 'https://x.test/login?redirect=1' }, 'page', 0).reason, 'login_redirect');
   assert.equal(classifyHttp(answer(200, '{"ok":1}'), 'json', 0).outcome, 'ok');
+  // The interstitial answers an API call too; a JSON answer that merely mentions its words is data.
+  assert.deepEqual(classifyHttp(answer(200, `\n ${waf}`), 'json', 0), { outcome: 'blocked', reason: 'waf' });
+  assert.equal(classifyHttp(answer(200, ' {"desc":"Please wait... id=\\"cs\\" SlardarWAF"}'), 'json', 0).outcome, 'ok');
 });
 
 test('JSON bodies: captcha shapes are blocked, either status spelling is read, non-objects are a changed shape', () => {

@@ -104,8 +104,17 @@ export function classifyHttp(answer: HttpAnswer, kind: 'json' | 'page' | 'text',
   if (body.trim() === '') {
     return { outcome: 'blocked', reason: headers.get('tt_orcas_res') ? 'empty_200_orcas' : 'empty_200' };
   }
-  if (kind !== 'text' && isWafPage(body)) return { outcome: 'blocked', reason: 'waf' };
+  // The interstitial is an HTML page: a JSON answer (the common case, often half a megabyte) is not scanned for it.
+  if (kind === 'page' || (kind === 'json' && !looksLikeJson(body))) {
+    if (isWafPage(body)) return { outcome: 'blocked', reason: 'waf' };
+  }
   return ok;
+}
+
+/** Starts like a JSON object or array (after any whitespace). */
+function looksLikeJson(body: string): boolean {
+  const first = /\S/.exec(body.length > 64 ? body.slice(0, 64) : body)?.[0];
+  return first === '{' || first === '[';
 }
 
 /** Body-level classification of a parsed JSON answer (captcha shapes, status codes). */
