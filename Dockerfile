@@ -20,6 +20,8 @@ ENV NODE_ENV=production \
     REELAY_MCP_PORT=8081 \
     REELAY_DATA_DIR=/data
 WORKDIR /app
+# jemalloc: `reelay serve` preloads it when present (src/allocator.ts; README, "Memory allocator").
+RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

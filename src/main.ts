@@ -1,9 +1,29 @@
 // Process entry point: the only module that reads process.env and argv; everything else is handed them.
-import { installCrashHandlers } from './crash.ts';
-import { createLogger } from './app.ts';
-import { runCli } from './cli/index.ts';
+import { existsSync } from 'node:fs';
+import { planAllocator } from './allocator.ts';
 
 const argv = process.argv.slice(2);
+
+// serve runs on jemalloc when the system has it (src/allocator.ts): the process replaces itself
+// (same PID and stdio) before the service's modules are loaded, so nothing is started twice.
+if (argv[0] === 'serve') {
+  const execve = process.platform === 'linux' ? process.execve : undefined;
+  let plan;
+  try {
+    plan = planAllocator(process.env, existsSync, typeof execve === 'function');
+  } catch (error) {
+    process.stderr.write(`reelay serve: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  if (plan.action === 'exec' && execve) {
+    execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, ...plan.env });
+  }
+}
+
+const { installCrashHandlers } = await import('./crash.ts');
+const { createLogger } = await import('./app.ts');
+const { runCli } = await import('./cli/index.ts');
+
 // serve and demo write JSON logs on stdout; every other command keeps stdout for its output (NDJSON, JSON, keys).
 const logsOnStdout = argv[0] === 'serve' || argv[0] === 'demo';
 

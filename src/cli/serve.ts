@@ -5,6 +5,7 @@ import { asUsageError } from './errors.ts';
 import { parseServiceArgs } from './options.ts';
 import { createApp, createServices, type App } from '../app.ts';
 import type { Config } from '../config/config.ts';
+import { activeAllocator, describeAllocator, parseAllocatorMode } from '../allocator.ts';
 
 /** Both listeners; when one cannot listen (port in use…), everything is closed again before the error goes up. */
 export async function listen(app: App, config: Config): Promise<{ restUrl: string; mcpUrl: string }> {
@@ -57,6 +58,7 @@ export async function runServe(argv: string[], env: Env, io: Io): Promise<number
     await app.close();
     throw error;
   });
+  io.stderr.write(`${describeAllocator(activeAllocator(), parseAllocatorMode(env.REELAY_ALLOCATOR))}\n`);
   io.stderr.write(`reelay REST API listening on ${restUrl} (public URL ${config.publicUrl})\n`);
   io.stderr.write(`reelay MCP tool server listening on ${mcpUrl} (public URL ${config.mcpPublicUrl})\n`);
   io.stderr.write(`Data directory: ${config.databaseUrl ? 'PostgreSQL (REELAY_DATABASE_URL)' : config.dataDir}\n`);

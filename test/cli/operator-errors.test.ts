@@ -40,6 +40,12 @@ describe('one line and a non-zero exit', () => {
     assert.match(oneLine(run.stderr), new RegExp(`^reelay serve: port ${heldPort} on 127\\.0\\.0\\.1 is already in use`));
   });
 
+  it('serve with an allocator it does not know (REELAY_ALLOCATOR)', async () => {
+    const run = await runProcess(['serve', '--port', '0', '--mcp-port', '0', '--data-dir', dir], { ...baseEnv(), REELAY_ALLOCATOR: 'tcmalloc' }, 60_000);
+    assert.equal(run.code, 2);
+    assert.equal(oneLine(run.stderr), 'reelay serve: REELAY_ALLOCATOR must be auto, jemalloc or system, got "tcmalloc"');
+  });
+
   it('the tool server port in use stops the REST listener too, and no first key is made unseen', async () => {
     const run = await runProcess(['serve', '--port', '0', '--mcp-port', String(heldPort), '--data-dir', dir], baseEnv(), 60_000);
     assert.equal(run.code, 1);
