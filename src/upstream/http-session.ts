@@ -35,6 +35,25 @@ export interface HttpSession {
 
 export type SessionFactory = (options: { browser: BrowserName; proxy: string | undefined }) => Promise<HttpSession>;
 
+type BodyReader = { headers: Headers; arrayBuffer(): Promise<ArrayBuffer>; text(): Promise<string> };
+
+/**
+ * The body as text. UTF-8 (declared, or JSON, which is UTF-8 by RFC 8259) is decoded by Node's own
+ * decoder, which takes half the time of impit's charset-sniffing `text()` on a half-megabyte list
+ * page (bench/README.md, "Where the time goes"); anything else keeps impit's decoding.
+ */
+export async function readText(response: BodyReader): Promise<string> {
+  if (!isUtf8(response.headers.get('content-type'))) return response.text();
+  return Buffer.from(await response.arrayBuffer()).toString('utf8');
+}
+
+export function isUtf8(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  if (charset !== undefined) return /^utf-?8$/i.test(charset);
+  return /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
+}
+
 export function createImpitSessionFactory(options: { timeoutMs: number }): SessionFactory {
   return async ({ browser, proxy }) => {
     // impit emulates the TLS and HTTP/2 of its profile; the User-Agent and client hints it would
@@ -55,7 +74,7 @@ export function createImpitSessionFactory(options: { timeoutMs: number }): Sessi
           headers: { 'user-agent': userAgent, ...BROWSER.clientHints, ...init.headers },
           ...(init.signal ? { signal: init.signal } : {}),
         });
-        return { status: response.status, headers: response.headers, url: response.url, text: () => response.text() };
+        return { status: response.status, headers: response.headers, url: response.url, text: () => readText(response) };
       },
       async stream(url, init = {}) {
         const response = await impit.fetch(url, {
