@@ -8,7 +8,30 @@ export type RequestContext = {
   readonly requestId: string;
   /** Id of the request whose in-flight fetch this one joined (coalescing), when it joined one. */
   coalescedWith?: string;
+  /** Platform requests made for this request, and the time spent in them (sent → body read), ms. */
+  platform?: { requests: number; ms: number };
 };
+
+/** Counts one platform request of `ms` against the current request (none outside a request). */
+export function notePlatformTime(ms: number): void {
+  const context = storage.getStore();
+  if (context === undefined) return;
+  const platform = (context.platform ??= { requests: 0, ms: 0 });
+  platform.requests += 1;
+  platform.ms += ms;
+}
+
+/**
+ * `Server-Timing` (W3C) of an answer: the time reelay took (`app`, from the request's arrival to
+ * its answer being ready) and, when it asked the platform, how long the platform took (`platform`,
+ * with the number of requests). A client or browser sees where the time of a slow answer went.
+ */
+export function serverTiming(context: RequestContext | undefined, appMs: number): string {
+  const app = `app;dur=${appMs.toFixed(1)}`;
+  const platform = context?.platform;
+  if (platform === undefined) return app;
+  return `${app}, platform;dur=${platform.ms.toFixed(1)};desc="${platform.requests} request${platform.requests === 1 ? '' : 's'}"`;
+}
 
 const storage = new AsyncLocalStorage<RequestContext>();
 const CONTEXT = Symbol('reelay.requestContext');

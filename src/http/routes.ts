@@ -9,6 +9,7 @@ import { rateLimitHeaders, type RateLimitResult } from '../cache/rate-limit.ts';
 import { sendProblem } from './server.ts';
 import { closedEarlySignal, runWithDeadline } from '../operations/deadline.ts';
 import { JSON_REPRESENTATION, negotiate, offeredTypes, VTT_REPRESENTATION, type Representation } from './negotiate.ts';
+import { requestContextOf, serverTiming } from '../request-context.ts';
 
 export type RateLimiter = { consume(key: string): Promise<RateLimitResult> };
 export type UsageRecorder = { record(keyId: string, operation: string): void };
@@ -92,7 +93,8 @@ async function handle(op: Operation, request: FastifyRequest, reply: FastifyRepl
     .header('cache-control', `private, max-age=${result.maxAgeSeconds}`)
     .header('age', String(result.ageSeconds))
     .header('cache-status', cacheStatusHeader(result))
-    .header('vary', 'Authorization, Accept');
+    .header('vary', 'Authorization, Accept')
+    .header('server-timing', serverTiming(requestContextOf(request), reply.elapsedTime));
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   if (representation === VTT_REPRESENTATION) {
     const document = JSON.parse(result.body.toString('utf8')) as { content: string };

@@ -11,6 +11,7 @@ import type { Signer } from './signing/signer.ts';
 import type { UpstreamOutcome } from './types.ts';
 import { parseWafChallenge, solveWafChallenge } from './waf.ts';
 import { untilAborted } from '../abort.ts';
+import { notePlatformTime } from '../request-context.ts';
 
 export { untilAborted };
 
@@ -117,8 +118,11 @@ export function createRequester(deps: RequesterDeps) {
 
   async function fetchOnce(identity: Identity, req: EndpointRequest, signal: AbortSignal): Promise<Answer> {
     const url = await buildUrl(identity, req);
-    const response = await identity.session.fetch(url.href, { headers: await headersFor(identity, req, url), signal });
+    const headers = await headersFor(identity, req, url);
+    const sentAt = performance.now();
+    const response = await identity.session.fetch(url.href, { headers, signal });
     const body = await response.text();
+    notePlatformTime(performance.now() - sentAt);
     return { status: response.status, headers: response.headers, body, finalUrl: response.url || url.href };
   }
 

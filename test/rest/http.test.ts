@@ -27,6 +27,19 @@ describe('caching headers', () => {
     assert.equal(conditional.body, '');
   });
 
+  it('Server-Timing says how long reelay and, on a miss, the platform took', async () => {
+    // A user no other test of this file asks about, so nothing of it is cached yet.
+    const path = `/v1/platform/users/${ctx.m.users.withPlaylists}/videos?count=3`;
+    const miss = await ctx.stack.get(path);
+    assert.match(String(miss.headers['cache-status']), /fwd=uri-miss/);
+    // A user's videos: the profile (to resolve the user), then the first posts page.
+    assert.match(String(miss.headers['server-timing']), /^app;dur=\d+\.\d, platform;dur=\d+\.\d;desc="2 requests"$/);
+    const hit = await ctx.stack.get(path);
+    assert.match(String(hit.headers['server-timing']), /^app;dur=\d+\.\d$/, 'a hit asked the platform nothing');
+    const video = await ctx.stack.get(`/v1/platform/videos/${ctx.m.videos.withReplies.id}?projection_preset=minimal`);
+    assert.match(String(video.headers['server-timing']), /^app;dur=\d+\.\d(, platform;dur=\d+\.\d;desc="1 request")?$/);
+  });
+
   it('projection presets shrink the answer and carry their own ETag', async () => {
     const path = `/v1/platform/users/${ctx.m.users.public}/videos?count=5`;
     const full = await ctx.stack.get(path);
