@@ -14,7 +14,8 @@ const plan = JSON.parse(readFileSync(process.argv[2] as string, 'utf8')) as Floo
 const answers = plan.map((p) => readFileSync(p.answerFile));
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function platformRequest(url: string, headers: Record<string, string>): Promise<unknown> {
+/** The answer's text, read whole: the time from sending to here is the platform's. */
+function platformRequest(url: string, headers: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
@@ -27,12 +28,7 @@ function platformRequest(url: string, headers: Record<string, string>): Promise<
           reject(new Error(`replay answered ${res.statusCode} with ${text.length} characters`));
           return;
         }
-        try {
-          resolve(JSON.parse(text));
-        } catch {
-          // A page route answers HTML: reading it whole is its parse.
-          resolve(text);
-        }
+        resolve(text);
       });
       res.on('error', reject);
     });
@@ -48,9 +44,19 @@ const server = createServer(async (req, res) => {
     res.writeHead(404).end();
     return;
   }
+  const arrived = performance.now();
   try {
-    for (const r of entry.requests) await platformRequest(r.url, r.headers);
-    res.writeHead(200, { 'content-type': entry.contentType, 'content-length': answers[n].length });
+    let platformMs = 0;
+    for (const r of entry.requests) {
+      const sent = performance.now();
+      const text = await platformRequest(r.url, r.headers);
+      platformMs += performance.now() - sent;
+      // Parsed once; a page route answers HTML, and reading it whole is its parse.
+      if (r.url.includes('/api/')) JSON.parse(text);
+    }
+    // The same Server-Timing as reelay's, so the bench splits both overheads the same way.
+    const timing = `app;dur=${(performance.now() - arrived).toFixed(1)}, platform;dur=${platformMs.toFixed(1)}`;
+    res.writeHead(200, { 'content-type': entry.contentType, 'content-length': answers[n].length, 'server-timing': timing });
     res.end(answers[n]);
   } catch (error) {
     process.stderr.write(`floor: ${(error as Error).message}\n`);

@@ -97,6 +97,9 @@ export function markdownTable(r: RunResults): string {
   }
   for (const s of r.miss ?? []) {
     row(`2. miss: ${s.label}`, 'overhead p50 / p99 ms (end-to-end p50 minus platform time)', `${s.overheadP50Ms} / ${s.overheadP99Ms} (e2e p50 ${s.endToEndP50Ms}, platform p50 ${s.upstreamP50Ms}, ${s.upstreamRequestsPerMiss} req/miss, n=${s.samples})`);
+    const parts = (p: { parts?: { ownP50Ms: number; platformHopP50Ms: number; clientHopP50Ms: number } }) =>
+      p.parts ? `own work ${p.parts.ownP50Ms}, platform hop ${p.parts.platformHopP50Ms}, client hop ${p.parts.clientHopP50Ms}` : 'no Server-Timing';
+    row('', 'overhead parts p50 ms (Server-Timing): own work / platform hop / client hop', `reelay: ${parts(s)}${s.floor ? `; floor: ${parts(s.floor)}` : ''}`);
     if (s.floor) {
       const f = s.floor;
       row('', 'floor: the same platform requests replayed, parsed once, the same answer bytes written; overhead p50 / p99 ms', `${f.overheadP50Ms} / ${f.overheadP99Ms} (e2e p50 ${f.endToEndP50Ms}, platform p50 ${f.upstreamP50Ms}, n=${f.samples})`);

@@ -9,8 +9,18 @@ import { startFloor } from '../lib/bare.ts';
 import type { FloorPlan } from '../lib/floor-server.ts';
 import { percentile, round, timedFetch } from '../lib/measure.ts';
 
+/**
+ * Where a miss's overhead goes, p50 of each part, from the server's `Server-Timing` (app: arrival to
+ * answer ready; platform: its platform requests from sending to body read): `own` = app − platform,
+ * the server's own work; `platformHop` = platform − the proxy's time, the server's HTTP client and
+ * the proxy's forwarding; `clientHop` = end-to-end − app, the measuring client, the request's
+ * transit and writing the answer. The parts' p50s need not add up to the overhead's.
+ */
+export type OverheadParts = { ownP50Ms: number; platformHopP50Ms: number; clientHopP50Ms: number };
+
 export type MissFigures = {
   samples: number;
+  parts?: OverheadParts;
   statuses: Record<string, number>;
   upstreamRequestsPerMiss: number;
   endToEndP50Ms: number;
@@ -35,6 +45,9 @@ async function measure(ctx: BenchContext, urls: string[], headers: Record<string
   const upstreams: number[] = [];
   const statuses: Record<string, number> = {};
   const plan: FloorPlan = [];
+  const own: number[] = [];
+  const platformHop: number[] = [];
+  const clientHop: number[] = [];
   let upstreamCount = 0;
   ctx.proxy.take();
   for (const url of urls) {
@@ -47,6 +60,12 @@ async function measure(ctx: BenchContext, urls: string[], headers: Record<string
     totals.push(response.ms);
     upstreams.push(upstreamMs);
     overheads.push(response.ms - upstreamMs);
+    const timing = parseServerTiming(response.headers.get('server-timing'));
+    if (timing.app !== undefined && timing.platform !== undefined) {
+      own.push(timing.app - timing.platform);
+      platformHop.push(timing.platform - upstreamMs);
+      clientHop.push(response.ms - timing.app);
+    }
     if (keep) {
       const answerFile = join(ctx.workDir, `miss-answer-${plan.length}.json`);
       writeFileSync(answerFile, response.body);
@@ -64,7 +83,21 @@ async function measure(ctx: BenchContext, urls: string[], headers: Record<string
     overheadP50Ms: round(percentile(overheads, 50)),
     overheadP99Ms: round(percentile(overheads, 99)),
   };
+  if (own.length > 0) {
+    figures.parts = { ownP50Ms: round(percentile(own, 50)), platformHopP50Ms: round(percentile(platformHop, 50)), clientHopP50Ms: round(percentile(clientHop, 50)) };
+  }
   return { figures, plan };
+}
+
+/** `app;dur=1.2, platform;dur=3.4;desc="…"` → { app: 1.2, platform: 3.4 }. */
+function parseServerTiming(header: string | null): { app?: number; platform?: number } {
+  const out: Record<string, number> = {};
+  for (const metric of (header ?? '').split(',')) {
+    const [name, ...params] = metric.trim().split(';');
+    const dur = params.map((p) => /^\s*dur=([\d.]+)/.exec(p)?.[1]).find((v) => v !== undefined);
+    if (name && dur !== undefined) out[name] = Number(dur);
+  }
+  return out;
 }
 
 async function series(ctx: BenchContext, label: string, paths: string[]): Promise<MissSeries> {
