@@ -23,7 +23,10 @@ export const JEMALLOC_PATHS: readonly string[] = [
  */
 export const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
 
-/** Set in the replaced process, so a preload the loader refused never loops. */
+/**
+ * Set in the replaced process, so a preload the loader refused never loops; `preload` or
+ * `preload+conf` says what was added, so `forgetAddedAllocator` can take it back out.
+ */
 const EXEC_MARK = 'REELAY_ALLOCATOR_EXEC';
 
 export type AllocatorMode = 'auto' | 'jemalloc' | 'system';
@@ -52,7 +55,7 @@ export function planAllocator(
   const mode = parseAllocatorMode(env.REELAY_ALLOCATOR);
   if (mode === 'system') return { action: 'stay', reason: 'system' };
   if (/libjemalloc/.test(env.LD_PRELOAD ?? '')) return { action: 'stay', reason: 'preloaded' };
-  if (env[EXEC_MARK] === '1') return { action: 'stay', reason: 'after_exec' };
+  if (env[EXEC_MARK] !== undefined) return { action: 'stay', reason: 'after_exec' };
   const path = JEMALLOC_PATHS.find(exists);
   if (path === undefined) {
     if (mode === 'jemalloc') {
@@ -63,7 +66,25 @@ export function planAllocator(
   if (!canExec) return { action: 'stay', reason: 'unsupported' };
   const preload = env.LD_PRELOAD ? `${path}:${env.LD_PRELOAD}` : path;
   // An operator's own MALLOC_CONF is kept.
-  return { action: 'exec', path, env: { LD_PRELOAD: preload, MALLOC_CONF: env.MALLOC_CONF ?? JEMALLOC_CONF, [EXEC_MARK]: '1' } };
+  const mark = env.MALLOC_CONF === undefined ? 'preload+conf' : 'preload';
+  return { action: 'exec', path, env: { LD_PRELOAD: preload, MALLOC_CONF: env.MALLOC_CONF ?? JEMALLOC_CONF, [EXEC_MARK]: mark } };
+}
+
+/**
+ * Once running on jemalloc, the variables serve added are taken out of its environment again, so
+ * the processes it starts get the operator's: Chromium (the browser transport) aborts at start with
+ * jemalloc preloaded.
+ */
+export function forgetAddedAllocator(env: Record<string, string | undefined>): void {
+  const mark = env[EXEC_MARK];
+  if (mark === undefined) return;
+  delete env[EXEC_MARK];
+  const [first, ...rest] = (env.LD_PRELOAD ?? '').split(':');
+  if (JEMALLOC_PATHS.includes(first)) {
+    if (rest.length > 0) env.LD_PRELOAD = rest.join(':');
+    else delete env.LD_PRELOAD;
+  }
+  if (mark === 'preload+conf') delete env.MALLOC_CONF;
 }
 
 /** The malloc this process really runs on, from its memory map (Linux); `system` elsewhere. */

@@ -1,6 +1,6 @@
 // Process entry point: the only module that reads process.env and argv; everything else is handed them.
 import { existsSync } from 'node:fs';
-import { planAllocator } from './allocator.ts';
+import { forgetAddedAllocator, planAllocator } from './allocator.ts';
 
 const argv = process.argv.slice(2);
 
@@ -18,6 +18,8 @@ if (argv[0] === 'serve') {
   if (plan.action === 'exec' && execve) {
     execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, ...plan.env });
   }
+  // Loaded by now: the processes serve starts (Chromium) get the operator's environment back.
+  forgetAddedAllocator(process.env);
 }
 
 const { installCrashHandlers } = await import('./crash.ts');
