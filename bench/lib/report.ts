@@ -75,7 +75,7 @@ export function evaluateTargets(r: RunResults): RunResults['targets'] {
   }
   if (r.memory) {
     const over = rssOverBudgetMb(r.memory);
-    targets.push({ name: `RSS after the memory scenario, over the cache budget (${r.memory.requests} requests / ${r.memory.distinctKeys} keys)`, target: `≤ +${GOALS.rssOverBudgetMb} MB`, value: `${over >= 0 ? '+' : ''}${over} MB`, met: over <= GOALS.rssOverBudgetMb });
+    targets.push({ name: `RSS after the memory scenario (settled 3 s), over the cache budget (${r.memory.requests} requests / ${r.memory.distinctKeys} keys)`, target: `≤ +${GOALS.rssOverBudgetMb} MB`, value: `${over >= 0 ? '+' : ''}${over} MB`, met: over <= GOALS.rssOverBudgetMb });
   }
   return targets;
 }
@@ -120,10 +120,10 @@ export function markdownTable(r: RunResults): string {
   }
   if (r.memory) {
     const m = r.memory;
-    row('5. memory', `RSS before → after ${m.requests} requests over ${m.distinctKeys} keys (peak)`, `${m.rssBeforeMb} → ${m.rssAfterMb} MB (${m.rssPeakMb}); cache bound ${Math.round(m.cacheMaxBytes / 1024 / 1024)} MB; ${Math.round(m.load.requestsPerSecond)} req/s`);
+    row('5. memory', `RSS before → right after ${m.requests} requests over ${m.distinctKeys} keys → 3 s later (peak)`, `${m.rssBeforeMb} → ${m.rssRightAfterMb} → ${m.rssAfterMb} MB (${m.rssPeakMb}); cache bound ${Math.round(m.cacheMaxBytes / 1024 / 1024)} MB; ${Math.round(m.load.requestsPerSecond)} req/s`);
     row('', 'V8 heap used / external memory, before → after', `${m.heapUsedMb[0]} → ${m.heapUsedMb[1]} MB / ${m.externalMb[0]} → ${m.externalMb[1]} MB`);
     row('', 'V8 heap committed, before → after', `${m.heapTotalMb[0]} → ${m.heapTotalMb[1]} MB`);
-    row('', 'RSS after − before, less the cache budget', `${rssOverBudgetMb(m)} MB`);
+    row('', 'RSS 3 s after − before, less the cache budget (right after: same, without settling)', `${rssOverBudgetMb(m)} MB (${Math.round((m.rssRightAfterMb - m.rssBeforeMb - m.cacheMaxBytes / 1024 / 1024) * 10) / 10} MB)`);
   }
   if (r.export) {
     const e = r.export;

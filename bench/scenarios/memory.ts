@@ -11,6 +11,9 @@ export type MemoryResult = {
   distinctKeys: number;
   cacheMaxBytes: number;
   rssBeforeMb: number;
+  /** RSS when the load's last answer arrived. */
+  rssRightAfterMb: number;
+  /** RSS once settled, `SETTLE_MS` later with no traffic: what the node keeps for having served the load. */
   rssAfterMb: number;
   rssPeakMb: number;
   rssGrowthMb: number;
@@ -24,6 +27,12 @@ export type MemoryResult = {
 };
 
 const MB = 1024 * 1024;
+/**
+ * How long after the load RSS is read again. Right after the last answer, memory freed in the last
+ * moments is still resident (jemalloc hands it back within a second, glibc keeps it), so that
+ * reading varies by tens of MB between identical runs; both are reported.
+ */
+const SETTLE_MS = 3000;
 
 
 /** V8 heap in use and external (Buffer) memory as the service reports them on /metrics. */
@@ -63,6 +72,9 @@ export async function benchMemory(ctx: BenchContext, cacheMaxBytes: number, opti
   } finally {
     clearInterval(sampler);
   }
+  const rightAfter = ctx.service.rssBytes();
+  peak = Math.max(peak, rightAfter);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const after = ctx.service.rssBytes();
   const memoryAfter = await processMemory(ctx);
   peak = Math.max(peak, after);
@@ -71,6 +83,7 @@ export async function benchMemory(ctx: BenchContext, cacheMaxBytes: number, opti
     distinctKeys: paths.length,
     cacheMaxBytes,
     rssBeforeMb: round(before / MB, 1),
+    rssRightAfterMb: round(rightAfter / MB, 1),
     rssAfterMb: round(after / MB, 1),
     rssPeakMb: round(peak / MB, 1),
     rssGrowthMb: round((after - before) / MB, 1),
@@ -81,7 +94,7 @@ export async function benchMemory(ctx: BenchContext, cacheMaxBytes: number, opti
     load,
   };
   ctx.log(
-    `memory: RSS ${result.rssBeforeMb} -> ${result.rssAfterMb} MB (peak ${result.rssPeakMb}) after ${result.requests} requests; ` +
+    `memory: RSS ${result.rssBeforeMb} -> ${result.rssRightAfterMb} MB right after ${result.requests} requests, ${result.rssAfterMb} MB ${SETTLE_MS / 1000} s later (peak ${result.rssPeakMb}); ` +
       `peak growth ${round(result.rssPeakMb - result.rssBeforeMb, 1)} MB against a bound of ${result.boundMb} MB (cache budget + 100 MB)`,
   );
   return result;
