@@ -16,7 +16,12 @@ if (argv[0] === 'serve') {
     process.exit(2);
   }
   if (plan.action === 'exec' && execve) {
-    execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, ...plan.env });
+    try {
+      execve.call(process, process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, ...plan.env });
+    } catch (error) {
+      // Returns only when the system refused: serve goes on with the malloc it has.
+      process.stderr.write(`reelay serve: could not restart on jemalloc (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); using the system's malloc\n`);
+    }
   }
   // Loaded by now: the processes serve starts (Chromium) get the operator's environment back.
   forgetAddedAllocator(process.env);
