@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { datasetPicks } from '../../bench/lib/measure.ts';
-import { claimBacking, type Backing } from '../scale/backing.ts';
+import { claimBacking, skipWithoutBacking, type Backing } from '../scale/backing.ts';
 import { startTcpRelay, viaRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 import { startStack, STACK_TRACE, type Stack } from './helpers/stack.ts';
 import { findLeaks } from './helpers/secrets.ts';
@@ -120,10 +120,7 @@ after(async () => {
 
 test('Redis then PostgreSQL cut and restored under steady load: no crash, only expected statuses, recovery by itself', async (t) => {
   if (!backing) {
-    const message = `store outage soak skipped: ${(claimed as { unavailable: string }).unavailable}`;
-    if (process.env.CI === 'true') assert.fail(`${message} (CI=true requires PostgreSQL and Redis)`);
-    console.warn(`\n!!! ${message}\n`);
-    return t.skip(message);
+    return skipWithoutBacking(t, 'store outage soak', (claimed as { unavailable: string }).unavailable);
   }
   marks.load = Date.now();
   const load = Promise.all(Array.from({ length: WORKERS }, (_, id) => worker(id)));

@@ -1,6 +1,8 @@
 // PostgreSQL and Redis for the multi-node test, isolated per run: a fresh PostgreSQL schema and a
 // Redis logical database claimed with a lock (and found empty), both removed afterwards.
+import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -10,6 +12,14 @@ const REDIS_BASE = process.env.REELAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const CLAIM_TTL_MS = 10 * 60_000;
 
 export type Backing = { databaseUrl: string; redisUrl: string; release(): Promise<void> };
+
+/** Skips `t` loudly when PostgreSQL or Redis is not there; under CI=true their absence fails it. */
+export function skipWithoutBacking(t: TestContext, what: string, unavailable: string): void {
+  const message = `${what} skipped: ${unavailable}`;
+  if (process.env.CI === 'true') assert.fail(`${message} (CI=true requires PostgreSQL and Redis)`);
+  console.warn(`\n!!! ${message}\n`);
+  t.skip(message);
+}
 
 /** Either both services, isolated for this run, or the reason they are not available. */
 export async function claimBacking(): Promise<Backing | { unavailable: string }> {

@@ -10,16 +10,13 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { createServices, type Services } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/config.ts';
-import { claimBacking } from './backing.ts';
+import { claimBacking, skipWithoutBacking } from './backing.ts';
 
 const claimed = await claimBacking();
 
 if ('unavailable' in claimed) {
   it('two nodes starting on an empty database create one API key', (t) => {
-    const message = `first-key test skipped: ${claimed.unavailable}`;
-    if (process.env.CI === 'true') assert.fail(`${message} (CI=true requires PostgreSQL and Redis)`);
-    console.warn(`\n!!! ${message}\n`);
-    t.skip(message);
+    skipWithoutBacking(t, 'first-key test', claimed.unavailable);
   });
 } else {
   describe('first start of two nodes at once', () => {

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../emulator/server.ts';
-import { claimBacking, type Backing } from './backing.ts';
+import { claimBacking, skipWithoutBacking, type Backing } from './backing.ts';
 import { runReelay, startNode, type ServiceNode } from './processes.ts';
 import { checkedFetch } from '../helpers/contract.ts';
 
@@ -18,10 +18,7 @@ const claimed = await claimBacking();
 
 if ('unavailable' in claimed) {
   it('two nodes on PostgreSQL and Redis share keys, limits, cache and platform requests', (t) => {
-    const message = `multi-node test skipped: ${claimed.unavailable}`;
-    if (process.env.CI === 'true') assert.fail(`${message} (CI=true requires PostgreSQL and Redis)`);
-    console.warn(`\n!!! ${message}\n`);
-    t.skip(message);
+    skipWithoutBacking(t, 'multi-node test', claimed.unavailable);
   });
 } else {
   describe('two nodes on PostgreSQL and Redis', () => {

@@ -5,7 +5,7 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import { claimBacking, type Backing } from './backing.ts';
+import { claimBacking, skipWithoutBacking, type Backing } from './backing.ts';
 import { startScaleStack, type Answer, type ScaleStack } from './harness.ts';
 import { startTcpRelay, viaRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 
@@ -16,10 +16,7 @@ const claimed = await claimBacking();
 
 if ('unavailable' in claimed) {
   it('store outages degrade instead of stalling', (t) => {
-    const message = `store outage test skipped: ${claimed.unavailable}`;
-    if (process.env.CI === 'true') assert.fail(`${message} (CI=true requires PostgreSQL and Redis)`);
-    console.warn(`\n!!! ${message}\n`);
-    t.skip(message);
+    skipWithoutBacking(t, 'store outage test', claimed.unavailable);
   });
 } else {
   describe('store outages', () => {

@@ -11,11 +11,12 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { claimBacking, type Backing } from '../scale/backing.ts';
+import { claimBacking, skipWithoutBacking, type Backing } from '../scale/backing.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { startTcpRelay, viaRelay, type TcpRelay } from '../helpers/tcp-relay.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { RUN_QUEUE } from '../../src/watches/bullmq-scheduler.ts';
+import { until } from '../helpers/until.ts';
 
 /** The one platform request of a video watch's run. */
 const ITEM_DETAIL = '/api/item/detail/';
@@ -23,35 +24,13 @@ const EVERY_MS = 1000;
 const VIDEO_WATCHES = 2;
 /** Settled runs awaited per watch in each phase (before, during and after an outage). */
 const RUNS_PER_PHASE = 3;
-/** Generous for a loaded 2-core machine; every wait below polls against it, never sleeps-and-asserts. */
-const DEADLINE_MS = 90_000;
-const POLL_MS = 200;
 
 const claimed = await claimBacking();
 
-/** Polls `check` until it answers; `what` says what was awaited and what was last seen. */
-async function until<T>(what: string | (() => string), check: () => Promise<T | undefined> | T | undefined, deadlineMs = DEADLINE_MS): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  let last: unknown;
-  for (let i = 0; Date.now() < end && i < deadlineMs / POLL_MS; i++) {
-    try {
-      const found = await check();
-      if (found !== undefined) return found;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  const said = typeof what === 'string' ? what : what();
-  throw new Error(`not within ${deadlineMs} ms: ${said}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-}
 
 if ('unavailable' in claimed) {
   it('watches on BullMQ survive a Redis outage', (t) => {
-    const message = `Redis-outage watch test skipped: ${claimed.unavailable}`;
-    if (process.env.CI === 'true') assert.fail(`${message} (CI=true requires PostgreSQL and Redis)`);
-    console.warn(`\n!!! ${message}\n`);
-    t.skip(message);
+    skipWithoutBacking(t, 'Redis-outage watch test', claimed.unavailable);
   });
 } else {
   describe('watches on BullMQ through Redis outages', () => {
