@@ -14,7 +14,7 @@ export type UpstreamSample = {
   bytes?: number;
   jsonValid?: boolean;
   head?: string;
-  /** Only with `keepRequests`: the request as it arrived (path with query, headers), to replay it. */
+  /** Only while `keepRequests(true)`: the request as it arrived (path with query, headers), to replay it. */
   request?: { url: string; headers: Record<string, string> };
 };
 
@@ -32,11 +32,11 @@ export type TimingProxy = {
 const SAMPLES_MAX = 1_000_000;
 const COOKIE_VALUES_MAX = 100_000;
 
-export async function startTimingProxy(target: string, options: { inspect?: boolean; keepRequests?: boolean } = {}): Promise<TimingProxy> {
+export async function startTimingProxy(target: string, options: { inspect?: boolean } = {}): Promise<TimingProxy> {
   const origin = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 512 });
   const cookies = new Set<string>();
-  let keepRequests = options.keepRequests === true;
+  let keepRequests = false;
   let samples: UpstreamSample[] = [];
   const record = (sample: UpstreamSample) => {
     if (samples.length < SAMPLES_MAX) samples.push(sample);

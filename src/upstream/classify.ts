@@ -111,10 +111,9 @@ export function classifyHttp(answer: HttpAnswer, kind: 'json' | 'page' | 'text',
   return ok;
 }
 
-/** Starts like a JSON object or array (after any whitespace). */
+/** Starts like a JSON object or array (after any whitespace); anchored, so it reads only the start. */
 function looksLikeJson(body: string): boolean {
-  const first = /\S/.exec(body.length > 64 ? body.slice(0, 64) : body)?.[0];
-  return first === '{' || first === '[';
+  return /^\s*[{[]/.test(body);
 }
 
 /** Body-level classification of a parsed JSON answer (captcha shapes, status codes). */
