@@ -58,6 +58,9 @@ export async function runServe(argv: string[], env: Env, io: Io): Promise<number
     await app.close();
     throw error;
   });
+  // Before saying it listens: a supervisor (or test) that stops it as soon as it is up gets a
+  // graceful shutdown, not Node's default death by SIGTERM.
+  const closed = closeOnSignals(app, config, io);
   io.stderr.write(`${describeAllocator(activeAllocator(), parseAllocatorMode(env.REELAY_ALLOCATOR))}\n`);
   io.stderr.write(`reelay REST API listening on ${restUrl} (public URL ${config.publicUrl})\n`);
   io.stderr.write(`reelay MCP tool server listening on ${mcpUrl} (public URL ${config.mcpPublicUrl})\n`);
@@ -66,6 +69,6 @@ export async function runServe(argv: string[], env: Env, io: Io): Promise<number
     io.stderr.write(`\nFirst start: an API key was created for you (shown once, keep it):\n\n  ${firstKey.key}\n\n`);
     io.stderr.write(`Try: curl -H "Authorization: Bearer ${firstKey.key}" ${config.publicUrl}/v1/platform/users/someone\n\n`);
   }
-  await closeOnSignals(app, config, io);
+  await closed;
   return 0;
 }
